@@ -1,0 +1,50 @@
+# Task runner: `make help` lists the verbs. Every verb sets up what it needs.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help demo setup generate check test lint bench lock clean
+
+help: ## list the verbs
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		|| { echo "bernstein-signals needs Python >= 3.11 as $(PYTHON)" >&2; exit 2; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
+	@touch $@
+
+setup: $(STAMP) ## create .venv and install the toolkit with its test tools (pinned)
+
+demo: $(STAMP) ## the main job: regenerate from schema/ + grammar/ and show the result
+	$(BIN)/bernstein-signals generate
+	$(BIN)/bernstein-signals generate --check
+	@sed -n '/^## Kinds/,/^## [A-Z]/p' generated/docs/vocabulary.md | sed '$$d'
+
+generate: $(STAMP) ## regenerate generated/ (also the update command for golden files)
+	$(BIN)/bernstein-signals generate
+
+check: $(STAMP) ## fail if generated/ is stale, missing files or has orphans
+	$(BIN)/bernstein-signals generate --check
+
+test: $(STAMP) ## run the whole test suite
+	$(BIN)/python -m pytest
+
+lint: $(STAMP) ## ruff (lint + format check) and mypy --strict
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+bench: $(STAMP) ## run the benchmarks and print throughput and ratios
+	$(BIN)/python -m benchmarks
+
+lock: $(STAMP) ## refresh constraints.txt from the current .venv
+	{ sed -n '1,3p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e'; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+
+clean: ## remove .venv and caches
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

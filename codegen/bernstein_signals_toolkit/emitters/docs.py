@@ -1,0 +1,161 @@
+"""The reference page: the seed's kinds table and each kind's fields, rebuilt from the schemas."""
+
+from __future__ import annotations
+
+import json
+
+from ..model import JSONValue, Kind, Property, SchemaDocument, Vocabulary
+from ._header import markdown_header
+
+__all__ = ["emit", "type_expression"]
+
+_SCALARS = {
+    "string": "str",
+    "integer": "int",
+    "number": "float",
+    "boolean": "bool",
+    "object": "object",
+    "null": "null",
+}
+_CONSTRAINTS = {
+    "minLength": "at least {} character(s)",
+    "maxLength": "at most {} character(s)",
+    "minItems": "at least {} item(s)",
+    "maxItems": "at most {} item(s)",
+    "pattern": "matches `{}`",
+}
+
+
+def _type_of(schema: dict[str, JSONValue]) -> str:
+    declared = schema.get("type", [])
+    types = [declared] if isinstance(declared, str) else list(declared)
+    parts = []
+    for name in sorted(types, key=lambda t: (t == "null", t)):
+        if name == "array":
+            items = schema.get("items")
+            parts.append(f"list[{_type_of(items) if isinstance(items, dict) else 'any'}]")
+        else:
+            parts.append(_SCALARS[name])
+    return " | ".join(parts) or "any"
+
+
+def type_expression(prop: Property) -> str:
+    """The seed's notation for a field's type: ``list[str] | null``."""
+    return _type_of(prop.schema)
+
+
+def _shape(document: SchemaDocument) -> str:
+    fields = [
+        f'"{prop.name}"{"" if prop.required else "?"}: {type_expression(prop)}'
+        for prop in document.properties
+    ]
+    if document.additional_properties:
+        fields.append("...")
+    return "{" + ", ".join(fields) + "}"
+
+
+def _constraints(prop: Property) -> str:
+    schema = prop.schema
+    items = schema.get("items")
+    notes = [text.format(schema[key]) for key, text in _CONSTRAINTS.items() if key in schema]
+    if isinstance(items, dict):
+        notes += [
+            f"each {text.format(items[key])}" for key, text in _CONSTRAINTS.items() if key in items
+        ]
+    if schema.get("uniqueItems"):
+        notes.append("no duplicates")
+    return "; ".join(notes)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _fields_table(document: SchemaDocument) -> list[str]:
+    if not document.properties:
+        return ["No field is defined by the protocol.", ""]
+    lines = ["| Field | Type | Required | Constraints | Description |", "|---|---|---|---|---|"]
+    for prop in document.properties:
+        lines.append(
+            f"| `{prop.name}` | `{_cell(type_expression(prop))}` |"
+            f" {'yes' if prop.required else 'no'} | {_cell(_constraints(prop))} |"
+            f" {_cell(prop.description)} |"
+        )
+    extras = "allowed" if document.additional_properties else "not allowed"
+    return [*lines, "", f"Other fields: {extras}.", ""]
+
+
+def _canonical(payload: JSONValue) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _kind_section(vocabulary: Vocabulary, kind: Kind) -> list[str]:
+    examples = [
+        f"{vocabulary.grammar.prefix}{kind.name}" + (f" {_canonical(ex)}" if ex else "")
+        for ex in kind.examples
+    ]
+    return [
+        f"## {kind.name}",
+        "",
+        f"Terminal: {'yes' if kind.terminal else 'no'}."
+        f" Schema: `{kind.file_name}` (`{kind.schema_id}`).",
+        "",
+        kind.description,
+        "",
+        *_fields_table(kind),
+        "Examples:",
+        "",
+        "```",
+        *examples,
+        "```",
+        "",
+    ]
+
+
+def emit(vocabulary: Vocabulary) -> dict[str, str]:
+    prefix = vocabulary.grammar.prefix
+    reply = vocabulary.reply
+    lines = [
+        markdown_header(vocabulary).rstrip("\n"),
+        "",
+        f"# Stream-signal vocabulary {vocabulary.version}",
+        "",
+        vocabulary.description,
+        "",
+        f"Every signal is one line: `{prefix}<KIND>[ <json-object>]`. The grammar is"
+        f" `{vocabulary.grammar.file_name}`; the payload of each kind is checked by its schema.",
+        "",
+        "## Kinds",
+        "",
+        'In the payload shapes, `"key"?` marks an optional field and `...` means that'
+        " adapter-specific extras are allowed.",
+        "",
+        "| Kind | Terminal? | Payload shape |",
+        "|---|---|---|",
+        *(
+            f"| `{kind.name}` | {'yes' if kind.terminal else 'no'} | `{_cell(_shape(kind))}` |"
+            for kind in vocabulary.kinds
+        ),
+        "",
+        "Conformance checks expect at least one terminal signal ("
+        + " or ".join(kind.name for kind in vocabulary.terminal_kinds)
+        + ") per adapter run; a run without one gets a MissingTerminalSignal warning.",
+        "",
+    ]
+    for kind in vocabulary.kinds:
+        lines += _kind_section(vocabulary, kind)
+    lines += [
+        "## Question reply",
+        "",
+        f"Schema: `{reply.file_name}` (`{reply.schema_id}`). Shape: `{_cell(_shape(reply))}`.",
+        "",
+        reply.description,
+        "",
+        *_fields_table(reply),
+        "Examples:",
+        "",
+        "```",
+        *(_canonical(example) for example in reply.examples),
+        "```",
+    ]
+    return {"docs/vocabulary.md": "\n".join(lines) + "\n"}

@@ -1,0 +1,159 @@
+"""The Python binding, ``bernstein_signals``: standard library only at run time.
+
+Payload TypedDicts come from datamodel-code-generator with pinned options; the
+kinds module is written here. Formatting is left to the one pinned formatter
+that :mod:`..generate` runs over every Python file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ..errors import ToolkitError
+from ..model import Vocabulary
+from ._header import python_header
+
+__all__ = ["PACKAGE", "emit"]
+
+PACKAGE = "python/bernstein_signals"
+
+# Pinned options: changing any of them changes every payload module.
+DATAMODEL_CODEGEN_OPTIONS = (
+    "--input-file-type=jsonschema",
+    "--output-model-type=typing.TypedDict",
+    "--target-python-version=3.11",
+    "--disable-timestamp",
+    "--use-standard-collections",
+    "--use-union-operator",
+    "--use-schema-description",
+    "--use-field-description",
+    "--use-title-as-name",
+    "--no-use-closed-typed-dict",
+    "--no-formatters",
+)
+
+
+def _docstring(text: str, indent: str = "") -> str:
+    body = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return f'{indent}"""{body}"""\n'
+
+
+def _payload_schema(vocabulary: Vocabulary) -> dict[str, object]:
+    """All payload schemas as one document, so one run names and orders every type."""
+    defs: dict[str, object] = {}
+    for document in (*vocabulary.kinds, vocabulary.reply):
+        schema = document.schema
+        for key in ("$schema", "$id", "examples"):
+            schema.pop(key, None)
+        schema["title"] = document.type_name
+        defs[document.type_name] = schema
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "SignalPayload",
+        "description": "The payload of any signal kind.",
+        "anyOf": [{"$ref": f"#/$defs/{kind.type_name}"} for kind in vocabulary.kinds],
+        "$defs": defs,
+    }
+
+
+def _payloads_module(vocabulary: Vocabulary) -> str:
+    header = (
+        python_header(vocabulary) + '"""Payload types, one TypedDict per kind and the reply."""'
+    )
+    with tempfile.TemporaryDirectory(prefix="bernstein-signals-") as scratch:
+        source = Path(scratch) / "payloads.schema.json"
+        # Author order of properties is kept: it is the order the types list fields in.
+        source.write_text(json.dumps(_payload_schema(vocabulary), indent=2))
+        command = [
+            sys.executable,
+            "-m",
+            "datamodel_code_generator",
+            f"--input={source}",
+            f"--output={Path(scratch) / 'payloads.py'}",
+            f"--custom-file-header={header}",
+            *DATAMODEL_CODEGEN_OPTIONS,
+        ]
+        environment = {**os.environ, "PYTHONHASHSEED": "0"}
+        result = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+        if result.returncode != 0:
+            last = (result.stderr.strip().splitlines() or ["no message"])[-1]
+            raise ToolkitError(f"datamodel-code-generator failed: {last}")
+        return (Path(scratch) / "payloads.py").read_text(encoding="utf-8")
+
+
+def _kinds_module(vocabulary: Vocabulary) -> str:
+    lines = [
+        python_header(vocabulary),
+        '"""The signal kinds, the wire prefix and the vocabulary version."""\n\n',
+        "from enum import StrEnum\n",
+        "from typing import Final\n\n",
+        "__all__ = [",
+        '"SIGNAL_PREFIX", "TERMINAL_SIGNAL_KINDS", "VOCABULARY_VERSION", "SignalKind"]\n\n',
+        f"VOCABULARY_VERSION: Final = {vocabulary.version!r}\n",
+        _docstring(f"The version of the {vocabulary.name} vocabulary this binding implements."),
+        f"SIGNAL_PREFIX: Final = {vocabulary.grammar.prefix!r}\n",
+        _docstring("Every signal line starts with this, at column 0 (case-sensitive)."),
+        "\n\nclass SignalKind(StrEnum):\n",
+        _docstring("A canonical signal kind; the value is the name on the wire.", "    "),
+        "\n",
+    ]
+    for kind in vocabulary.kinds:
+        lines.append(f"    {kind.name} = {kind.name!r}\n")
+        lines.append(_docstring(kind.description, "    "))
+    terminals = ", ".join(f"SignalKind.{kind.name}" for kind in vocabulary.terminal_kinds)
+    lines += [
+        "\n\nTERMINAL_SIGNAL_KINDS: Final[frozenset[SignalKind]] = frozenset({"
+        + terminals
+        + "})\n",
+        _docstring("Kinds that end an adapter run; every run should emit at least one."),
+    ]
+    return "".join(lines)
+
+
+def _isort_key(name: str) -> tuple[int, str]:
+    """isort's order for ``__all__``: CONSTANTS, then Classes, then functions."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
+
+
+def _init_module(vocabulary: Vocabulary) -> str:
+    names = {
+        "kinds": ["SIGNAL_PREFIX", "TERMINAL_SIGNAL_KINDS", "VOCABULARY_VERSION", "SignalKind"],
+        "payloads": sorted(
+            ["SignalPayload", vocabulary.reply.type_name]
+            + [kind.type_name for kind in vocabulary.kinds]
+        ),
+    }
+    exported = sorted((name for group in names.values() for name in group), key=_isort_key)
+    lines = [
+        python_header(vocabulary),
+        _docstring(
+            f"Python binding of the {vocabulary.name} vocabulary {vocabulary.version}."
+            " Standard library only, so that adapter wrappers can import it anywhere."
+        ),
+        "\n",
+    ]
+    for module, members in names.items():
+        lines.append(f"from .{module} import {', '.join(members)}\n")
+    lines.append("\n__all__ = [" + ", ".join(repr(name) for name in exported) + "]\n")
+    return "".join(lines)
+
+
+def emit(vocabulary: Vocabulary) -> dict[str, str]:
+    return {
+        f"{PACKAGE}/__init__.py": _init_module(vocabulary),
+        f"{PACKAGE}/kinds.py": _kinds_module(vocabulary),
+        f"{PACKAGE}/payloads.py": _payloads_module(vocabulary),
+        f"{PACKAGE}/py.typed": python_header(vocabulary),
+    }

@@ -1,0 +1,311 @@
+"""Load schema/ and grammar/ into the frozen model, checking every rule on the way.
+
+Every failure is a :class:`~.errors.SourceError` naming the file and the rule,
+so that ``generate`` can print one line and exit 2 before writing anything.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from lark import Lark
+from lark.exceptions import LarkError
+from lark.lexer import PatternStr
+
+from .errors import SourceError
+from .model import Grammar, JSONValue, Kind, Property, ReplySchema, Vocabulary
+
+__all__ = [
+    "DRAFT_2020_12",
+    "RESERVED_KIND_NAMES",
+    "VOCABULARY_FILE",
+    "load_grammar",
+    "load_vocabulary",
+    "read_json",
+]
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+VOCABULARY_FILE = "vocabulary.json"
+REPLY_FILE = "reply.schema.json"
+SCHEMA_SUFFIX = ".schema.json"
+
+RESERVED_KIND_NAMES = frozenset({"ASK", "EMIT", "GUARD", "RUN"})
+"""Kinds whose shell function ``bernstein_<kind>`` would collide with a fixed helper."""
+
+_SEMVER = re.compile(
+    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+)
+_PROPERTY_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def read_json(path: Path) -> JSONValue:
+    """Read a source JSON file strictly: UTF-8, no duplicate keys, no NaN."""
+
+    def _no_constant(name: str) -> None:
+        raise ValueError(f"{name} is not JSON")
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SourceError(path, "read", exc.strerror or str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise SourceError(path, "utf-8", f"not UTF-8 at byte {exc.start}") from None
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"{path}:{exc.lineno}:{exc.colno}", "json", exc.msg) from None
+    except ValueError as exc:
+        raise SourceError(path, "json", str(exc)) from None
+
+
+# ---------------------------------------------------------------------------
+# Grammar
+# ---------------------------------------------------------------------------
+
+
+def load_grammar(path: Path) -> tuple[Grammar, Lark]:
+    """Load the grammar with Lark (LALR) and read PREFIX and KIND from it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SourceError(path, "read", str(exc)) from None
+    try:
+        parser = Lark(text, parser="lalr")
+    except LarkError as exc:
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SourceError(path, "grammar", f"Lark cannot load it: {first_line}") from None
+    terminals = {term.name: term for term in parser.terminals}
+    for name in ("PREFIX", "KIND"):
+        if name not in terminals:
+            raise SourceError(path, "grammar", f"the terminal {name} is missing")
+    prefix = terminals["PREFIX"].pattern
+    if not isinstance(prefix, PatternStr):
+        raise SourceError(path, "grammar", "PREFIX must be a literal string, not a pattern")
+    grammar = Grammar(
+        file_name=path.name,
+        text=text,
+        prefix=prefix.value,
+        kind_pattern=terminals["KIND"].pattern.to_regexp(),
+    )
+    return grammar, parser
+
+
+def _check_kind_against_grammar(path: Path, kind: str, grammar: Grammar, parser: Lark) -> None:
+    if not re.fullmatch(grammar.kind_pattern, kind):
+        raise SourceError(
+            path,
+            "kind-grammar",
+            f"kind {kind!r} does not match the grammar's KIND token /{grammar.kind_pattern}/",
+        )
+    for line in (grammar.prefix + kind, grammar.prefix + kind + " {}"):
+        try:
+            parser.parse(line)
+        except LarkError:
+            raise SourceError(
+                path, "kind-grammar", f"the grammar does not accept the line {line!r}"
+            ) from None
+
+
+# ---------------------------------------------------------------------------
+# Schemas
+# ---------------------------------------------------------------------------
+
+
+def _require(path: Path, schema: dict[str, Any], key: str, kind: type, rule: str) -> Any:
+    value = schema.get(key)
+    if not isinstance(value, kind) or (isinstance(value, str) and not value.strip()):
+        raise SourceError(path, rule, f"the schema needs a non-empty {key!r} ({kind.__name__})")
+    return value
+
+
+def _types(path: Path, name: str, subschema: dict[str, Any]) -> tuple[str, ...]:
+    declared = subschema.get("type")
+    types = [declared] if isinstance(declared, str) else declared
+    if not isinstance(types, list) or not types or not set(types) <= _JSON_TYPES:
+        raise SourceError(
+            path, "property-type", f"property {name!r} needs a 'type' of JSON type names"
+        )
+    return tuple(sorted(types))
+
+
+def _properties(path: Path, schema: dict[str, Any]) -> tuple[Property, ...]:
+    properties = schema.get("properties", {})
+    required = schema.get("required", [])
+    for name in required:
+        if name not in properties:
+            raise SourceError(path, "required", f"required property {name!r} is not defined")
+    result = []
+    # Author order: it is the order docs list fields in; `required` fixes positionals.
+    for name, subschema in properties.items():
+        if not _PROPERTY_NAME.fullmatch(name) or keyword.iskeyword(name):
+            raise SourceError(
+                path,
+                "property-name",
+                f"property {name!r} must be lower_snake_case and not a Python keyword,"
+                " so every binding can use it as a parameter and a shell option",
+            )
+        if not isinstance(subschema, dict):
+            raise SourceError(path, "property-type", f"property {name!r} must be a schema object")
+        description = subschema.get("description")
+        if not isinstance(description, str) or not description.strip():
+            raise SourceError(
+                path, "description", f"property {name!r} needs a description (editors show it)"
+            )
+        result.append(
+            Property(
+                name=name,
+                description=description,
+                required=name in required,
+                types=_types(path, name, subschema),
+                schema_json=json.dumps(subschema, ensure_ascii=False),
+            )
+        )
+    return tuple(result)
+
+
+def _check_schema(path: Path, schema: JSONValue) -> dict[str, Any]:
+    if not isinstance(schema, dict):
+        raise SourceError(path, "schema", "a schema file must hold a JSON object")
+    if schema.get("$schema") != DRAFT_2020_12:
+        raise SourceError(path, "schema", f"'$schema' must be {DRAFT_2020_12!r}")
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        where = "/".join(str(part) for part in exc.absolute_path) or "(root)"
+        raise SourceError(path, "metaschema", f"at {where}: {exc.message}") from None
+    if schema.get("type") != "object":
+        raise SourceError(path, "payload-object", "a payload schema must have 'type': 'object'")
+    for key in ("$id", "title", "description"):
+        _require(path, schema, key, str, "schema")
+    additional = schema.get("additionalProperties", True)
+    if not isinstance(additional, bool):
+        raise SourceError(path, "schema", "'additionalProperties' must be true or false")
+    examples = _require(path, schema, "examples", list, "examples")
+    validator = jsonschema.Draft202012Validator(schema)
+    for index, example in enumerate(examples):
+        error = jsonschema.exceptions.best_match(validator.iter_errors(example))
+        if error is not None:
+            where = "".join(f"/{part}" for part in error.absolute_path)
+            raise SourceError(
+                path,
+                "examples",
+                f"example {index} fails its schema at {where or '/'}: {error.message}",
+            )
+    return schema
+
+
+def _document_fields(path: Path, schema: dict[str, Any], type_name: str) -> dict[str, Any]:
+    return {
+        "file_name": path.name,
+        "type_name": type_name,
+        "schema_id": schema["$id"],
+        "title": schema["title"],
+        "description": schema["description"],
+        "properties": _properties(path, schema),
+        "required": tuple(schema.get("required", [])),
+        "additional_properties": schema.get("additionalProperties", True),
+        "examples_json": json.dumps(schema["examples"], ensure_ascii=False),
+        "schema_json": json.dumps(schema, ensure_ascii=False),
+    }
+
+
+def _load_kind(path: Path, grammar: Grammar, parser: Lark) -> Kind:
+    schema = _check_schema(path, read_json(path))
+    name = _require(path, schema, "x-bernstein-kind", str, "kind")
+    stem = path.name[: -len(SCHEMA_SUFFIX)]
+    if stem != name.lower():
+        raise SourceError(path, "kind", f"kind {name!r} belongs in {name.lower()}{SCHEMA_SUFFIX}")
+    _check_kind_against_grammar(path, name, grammar, parser)
+    if name in RESERVED_KIND_NAMES:
+        raise SourceError(
+            path,
+            "kind-reserved",
+            f"kind {name!r} would generate the shell function bernstein_{name.lower()},"
+            " which is a fixed helper",
+        )
+    terminal = schema.get("x-bernstein-terminal")
+    if not isinstance(terminal, bool):
+        raise SourceError(path, "kind", "'x-bernstein-terminal' must be true or false")
+    type_name = "".join(part.capitalize() for part in stem.split("_")) + "Payload"
+    return Kind(name=name, terminal=terminal, **_document_fields(path, schema, type_name))
+
+
+def _load_reply(path: Path) -> ReplySchema:
+    schema = _check_schema(path, read_json(path))
+    if schema.get("x-bernstein-role") != "reply":
+        raise SourceError(path, "reply", "the reply schema needs 'x-bernstein-role': 'reply'")
+    return ReplySchema(**_document_fields(path, schema, "Reply"))
+
+
+def _schema_files(schema_dir: Path) -> Iterator[Path]:
+    try:
+        entries = sorted(schema_dir.iterdir())
+    except OSError as exc:
+        raise SourceError(schema_dir, "read", exc.strerror or str(exc)) from None
+    for entry in entries:
+        if entry.name == VOCABULARY_FILE or entry.name.startswith("."):
+            continue
+        if not entry.name.endswith(SCHEMA_SUFFIX) or not entry.is_file():
+            raise SourceError(
+                entry, "layout", f"schema/ holds only {VOCABULARY_FILE} and *{SCHEMA_SUFFIX} files"
+            )
+        yield entry
+
+
+def load_vocabulary(schema_dir: Path, grammar_path: Path) -> Vocabulary:
+    """Load and check both sources of truth; raise SourceError on the first broken rule."""
+    grammar, parser = load_grammar(grammar_path)
+    meta_path = schema_dir / VOCABULARY_FILE
+    meta = read_json(meta_path)
+    if not isinstance(meta, dict):
+        raise SourceError(meta_path, "vocabulary", "must hold a JSON object")
+    name = _require(meta_path, meta, "name", str, "vocabulary")
+    version = _require(meta_path, meta, "version", str, "vocabulary")
+    if not _SEMVER.fullmatch(version):
+        raise SourceError(meta_path, "vocabulary", f"version {version!r} is not semver")
+    description = _require(meta_path, meta, "description", str, "vocabulary")
+
+    kinds: list[Kind] = []
+    reply: ReplySchema | None = None
+    for path in _schema_files(schema_dir):
+        if path.name == REPLY_FILE:
+            reply = _load_reply(path)
+        else:
+            kinds.append(_load_kind(path, grammar, parser))
+    if reply is None:
+        raise SourceError(schema_dir / REPLY_FILE, "reply", "the reply schema is missing")
+    if not kinds:
+        raise SourceError(schema_dir, "kinds", f"no *{SCHEMA_SUFFIX} kind schema found")
+    if not any(kind.terminal for kind in kinds):
+        raise SourceError(schema_dir, "kinds", "at least one kind must be terminal")
+
+    return Vocabulary(
+        name=name,
+        version=version,
+        description=description,
+        kinds=tuple(sorted(kinds, key=lambda kind: kind.name)),
+        reply=reply,
+        grammar=grammar,
+        source_names=(
+            f"{schema_dir.name}/*{SCHEMA_SUFFIX}",
+            f"{schema_dir.name}/{VOCABULARY_FILE}",
+            f"{grammar_path.parent.name}/{grammar_path.name}",
+        ),
+    )

@@ -1,0 +1,52 @@
+"""Where the sources of truth are: a project checkout, or the copy shipped as package data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import UsageError
+
+__all__ = [
+    "GRAMMAR_FILE",
+    "OUTPUT_DIR",
+    "SCHEMA_DIR",
+    "Sources",
+    "find_project",
+    "packaged_sources",
+]
+
+SCHEMA_DIR = "schema"
+GRAMMAR_FILE = "grammar/signal.lark"
+OUTPUT_DIR = "generated"
+_MARKER = "vocabulary.json"
+
+
+@dataclass(frozen=True)
+class Sources:
+    schema_dir: Path
+    grammar: Path
+
+
+def _is_project(root: Path) -> bool:
+    return (root / SCHEMA_DIR / _MARKER).is_file() and (root / GRAMMAR_FILE).is_file()
+
+
+def find_project(start: Path) -> Path:
+    """The nearest folder at or above ``start`` that holds schema/ and grammar/, like git."""
+    for folder in (start, *start.parents):
+        if _is_project(folder):
+            return folder
+    raise UsageError(
+        f"no {SCHEMA_DIR}/{_MARKER} and {GRAMMAR_FILE} in {start} or above;"
+        " run inside a vocabulary checkout or pass --schema and --grammar"
+    )
+
+
+def packaged_sources() -> Sources:
+    """The vocabulary this toolkit was built with: package data, or the checkout it runs from."""
+    package = Path(__file__).resolve().parent
+    for root in (package / "_sources", package.parents[1]):
+        if _is_project(root):
+            return Sources(root / SCHEMA_DIR, root / GRAMMAR_FILE)
+    raise UsageError(f"the toolkit's own schemas are missing from {package / '_sources'}")
