@@ -1,0 +1,1 @@
+"""Benchmarks: throughput and ratios against baselines measured in the same run."""
