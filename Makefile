@@ -14,7 +14,8 @@ help: ## list the verbs
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
 		|| { echo "bernstein-signals needs Python >= 3.11 as $(PYTHON)" >&2; exit 2; }
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV) || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get update -qq && apt-get install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	@touch $@
 

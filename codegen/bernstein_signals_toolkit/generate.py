@@ -25,7 +25,14 @@ __all__ = ["Drift", "compare", "render", "render_sources", "write"]
 
 # The one formatter for generated Python, with settings passed explicitly so
 # that no configuration file around the output folder can change the bytes.
-RUFF_FORMAT = ("format", "--isolated", "--quiet", "--line-length=100", "--target-version=py311")
+RUFF_FORMAT = (
+    "format",
+    "--isolated",
+    "--no-cache",
+    "--quiet",
+    "--line-length=100",
+    "--target-version=py311",
+)
 _IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 
 

@@ -197,6 +197,10 @@ def _check_schema(path: Path, schema: JSONValue) -> dict[str, Any]:
     additional = schema.get("additionalProperties", True)
     if not isinstance(additional, bool):
         raise SourceError(path, "schema", "'additionalProperties' must be true or false")
+    return schema
+
+
+def _check_examples(path: Path, schema: dict[str, Any]) -> None:
     examples = _require(path, schema, "examples", list, "examples")
     validator = jsonschema.Draft202012Validator(schema)
     for index, example in enumerate(examples):
@@ -208,17 +212,19 @@ def _check_schema(path: Path, schema: JSONValue) -> dict[str, Any]:
                 "examples",
                 f"example {index} fails its schema at {where or '/'}: {error.message}",
             )
-    return schema
 
 
 def _document_fields(path: Path, schema: dict[str, Any], type_name: str) -> dict[str, Any]:
+    """The model fields common to kinds and the reply; checks properties, then examples."""
+    properties = _properties(path, schema)
+    _check_examples(path, schema)
     return {
         "file_name": path.name,
         "type_name": type_name,
         "schema_id": schema["$id"],
         "title": schema["title"],
         "description": schema["description"],
-        "properties": _properties(path, schema),
+        "properties": properties,
         "required": tuple(schema.get("required", [])),
         "additional_properties": schema.get("additionalProperties", True),
         "examples_json": json.dumps(schema["examples"], ensure_ascii=False),

@@ -1,0 +1,459 @@
+"""The generator: golden output, determinism, --check, new kinds and bad sources."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bernstein_signals_toolkit.cli import main
+from bernstein_signals_toolkit.emitters._header import MARKER
+from bernstein_signals_toolkit.generate import render_sources
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA_DIR = ROOT / "schema"
+GRAMMAR = ROOT / "grammar" / "signal.lark"
+GENERATED = ROOT / "generated"
+UPDATE_COMMAND = "make generate"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def _cli(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bernstein_signals_toolkit.cli", *args],
+        cwd=cwd or ROOT,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def rendered() -> dict[str, bytes]:
+    return render_sources(SCHEMA_DIR, GRAMMAR)
+
+
+@pytest.fixture
+def vocabulary(tmp_path: Path) -> tuple[Path, Path]:
+    """A private copy of the sources that a test may change."""
+    schema = tmp_path / "schema"
+    grammar = tmp_path / "grammar" / "signal.lark"
+    shutil.copytree(SCHEMA_DIR, schema)
+    grammar.parent.mkdir()
+    shutil.copy(GRAMMAR, grammar)
+    return schema, grammar
+
+
+# ---------------------------------------------------------------------------
+# Golden files and byte stability
+# ---------------------------------------------------------------------------
+
+
+def test_generated_tree_is_current(rendered: dict[str, bytes]) -> None:
+    """generated/ is the golden output of schema/ + grammar/."""
+    committed = _tree(GENERATED)
+    problems = []
+    for path in sorted(set(rendered) | set(committed)):
+        want, have = rendered.get(path), committed.get(path)
+        if want == have:
+            continue
+        if want is None:
+            problems.append(f"orphaned: generated/{path}")
+        elif have is None:
+            problems.append(f"missing: generated/{path}")
+        else:
+            diff = difflib.unified_diff(
+                have.decode().splitlines(),
+                want.decode().splitlines(),
+                f"generated/{path} (committed)",
+                f"generated/{path} (from sources)",
+                lineterm="",
+            )
+            problems.append("\n".join(diff))
+    assert not problems, (
+        "\n".join(problems) + f"\n\nTo update the golden files run: {UPDATE_COMMAND}"
+    )
+
+
+def test_every_file_is_marked_and_normalised(rendered: dict[str, bytes]) -> None:
+    assert rendered
+    for path, content in rendered.items():
+        text = content.decode("utf-8")
+        head = "\n".join(text.splitlines()[:3])
+        assert MARKER in head, path
+        assert "bernstein-signals generate" in head, path
+        assert "schema/" in head, path
+        assert "grammar/signal.lark" in head, path
+        assert "1.0.0" in head, f"{path}: the vocabulary version is in every header"
+        assert "\r" not in text, path
+        assert text.endswith("\n"), path
+        assert not text.endswith("\n\n"), path
+        assert not re.search(r"\b20\d\d-\d\d-\d\d", text), f"{path} carries a date"
+
+
+def test_output_is_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
+    trees = []
+    for seed in ("0", "1", "4242"):
+        out = tmp_path / f"out-{seed}"
+        result = _cli(
+            "generate",
+            "--schema",
+            str(SCHEMA_DIR),
+            "--grammar",
+            str(GRAMMAR),
+            "--out",
+            str(out),
+            env={"PYTHONHASHSEED": seed},
+        )
+        assert result.returncode == 0, result.stderr
+        trees.append(_tree(out))
+    assert trees[0] == trees[1] == trees[2]
+
+
+# ---------------------------------------------------------------------------
+# --check
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def current(tmp_path: Path, rendered: dict[str, bytes]) -> Path:
+    out = tmp_path / "generated"
+    for path, content in rendered.items():
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_bytes(content)
+    return out
+
+
+def _check(out: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = main(
+        [
+            "generate",
+            "--check",
+            "--schema",
+            str(SCHEMA_DIR),
+            "--grammar",
+            str(GRAMMAR),
+            "--out",
+            str(out),
+        ]
+    )
+    captured = capsys.readouterr()
+    return status, captured.out + captured.err
+
+
+def test_check_passes_on_a_current_tree(current: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (current / "python" / "bernstein_signals" / "__pycache__").mkdir()
+    (
+        current / "python" / "bernstein_signals" / "__pycache__" / "kinds.cpython-311.pyc"
+    ).write_bytes(b"\0")
+    status, output = _check(current, capsys)
+    assert status == 0, output
+    assert "up to date" in output
+
+
+def test_check_reports_stale_missing_and_orphaned(
+    current: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _tree(current)
+    kinds = current / "python/bernstein_signals/kinds.py"
+    kinds.write_bytes(kinds.read_bytes() + b"# edited by hand\n")
+    (current / "docs/vocabulary.md").unlink()
+    (current / "python/bernstein_signals/old.py").write_text(f"# {MARKER} once\n")
+    (current / "notes.txt").write_text("mine\n")
+    snapshot = _tree(current)
+
+    status, output = _check(current, capsys)
+
+    assert status == 1
+    assert "stale: python/bernstein_signals/kinds.py" in output
+    assert "missing: docs/vocabulary.md" in output
+    assert "orphaned: python/bernstein_signals/old.py" in output
+    assert "orphaned: notes.txt" in output
+    assert "bernstein-signals generate" in output
+    assert _tree(current) == snapshot, "--check writes nothing"
+
+    status = main(
+        ["generate", "--schema", str(SCHEMA_DIR), "--grammar", str(GRAMMAR), "--out", str(current)]
+    )
+    output = capsys.readouterr().out
+    assert status == 0
+    assert "orphaned: python/bernstein_signals/old.py (deleted)" in output
+    assert "notes.txt (kept, not generated by this tool)" in output
+    after = _tree(current)
+    assert after == {**before, "notes.txt": b"mine\n"}, "generated files restored, foreign kept"
+
+
+def test_unchanged_files_are_not_rewritten(
+    current: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stamps = {path: path.stat().st_mtime_ns for path in current.rglob("*") if path.is_file()}
+    os.utime(current / "docs/vocabulary.md", ns=(1, 1))
+    stamps[current / "docs/vocabulary.md"] = 1
+    assert (
+        main(
+            [
+                "generate",
+                "--schema",
+                str(SCHEMA_DIR),
+                "--grammar",
+                str(GRAMMAR),
+                "--out",
+                str(current),
+            ]
+        )
+        == 0
+    )
+    assert "0 written" in capsys.readouterr().out
+    assert stamps == {
+        path: path.stat().st_mtime_ns for path in current.rglob("*") if path.is_file()
+    }
+
+
+def test_defaults_come_from_the_enclosing_project(capsys: pytest.CaptureFixture[str]) -> None:
+    result = _cli("generate", "--check", cwd=ROOT / "generated" / "docs")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{GENERATED}: " in result.stdout
+
+
+def test_outside_a_project_is_a_one_line_error(tmp_path: Path) -> None:
+    result = _cli("generate", "--check", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "schema/vocabulary.json" in result.stderr
+    assert "--schema" in result.stderr
+
+
+# ---------------------------------------------------------------------------
+# Adding a kind is one schema file and one generate
+# ---------------------------------------------------------------------------
+
+HEARTBEAT = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://example.test/heartbeat.schema.json",
+    "title": "HEARTBEAT",
+    "description": "The adapter is alive and working; it carries progress for dashboards.",
+    "type": "object",
+    "x-bernstein-kind": "HEARTBEAT",
+    "x-bernstein-terminal": False,
+    "required": ["progress"],
+    "properties": {
+        "progress": {"description": "Share of the work done, from 0 to 1.", "type": "number"},
+        "note": {"description": "What the adapter is doing now.", "type": ["string", "null"]},
+    },
+    "examples": [{"progress": 0.5}, {"progress": 1, "note": "wrapping up"}],
+}
+
+
+def test_adding_a_kind_is_one_schema_file(tmp_path: Path, vocabulary: tuple[Path, Path]) -> None:
+    schema, grammar = vocabulary
+    (schema / "heartbeat.schema.json").write_text(json.dumps(HEARTBEAT, indent=2))
+    out = tmp_path / "out"
+    result = _cli("generate", "--schema", str(schema), "--grammar", str(grammar), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+
+    probe = (
+        "import typing, bernstein_signals as b\n"
+        "assert b.SignalKind.HEARTBEAT == 'HEARTBEAT'\n"
+        "assert b.SignalKind.HEARTBEAT not in b.TERMINAL_SIGNAL_KINDS\n"
+        "hints = typing.get_type_hints(b.HeartbeatPayload)\n"
+        "assert set(hints) == {'progress', 'note'}, hints\n"
+        "assert 'HeartbeatPayload' in b.__all__\n"
+        "print('ok')\n"
+    )
+    imported = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**os.environ, "PYTHONPATH": str(out / "python")},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert imported.stdout == "ok\n", imported.stderr
+    docs = (out / "docs/vocabulary.md").read_text()
+    assert '| `HEARTBEAT` | no | `{"progress": float, "note"?: str \\| null, ...}` |' in docs
+    assert "The adapter is alive and working" in docs
+
+    typed = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "bernstein_signals"],
+        env={**os.environ, "MYPYPATH": str(out / "python")},
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=240,
+    )
+    assert typed.returncode == 0, typed.stdout
+
+
+# ---------------------------------------------------------------------------
+# Bad sources: one line naming the file and the rule, exit 2, output untouched
+# ---------------------------------------------------------------------------
+
+Mutation = Callable[[Path, Path], object]
+
+
+def _edit_schema(name: str, edit: Callable[[dict[str, Any]], object]) -> Mutation:
+    def mutate(schema: Path, grammar: Path) -> None:
+        path = schema / name
+        document = json.loads(path.read_text())
+        edit(document)
+        path.write_text(json.dumps(document))
+
+    return mutate
+
+
+def _new_kind(kind: str, file_name: str | None = None) -> Mutation:
+    def mutate(schema: Path, grammar: Path) -> None:
+        document = {**HEARTBEAT, "title": kind, "x-bernstein-kind": kind}
+        (schema / (file_name or f"{kind.lower()}.schema.json")).write_text(json.dumps(document))
+
+    return mutate
+
+
+def _write(relative: str, text: str) -> Mutation:
+    def mutate(schema: Path, grammar: Path) -> None:
+        (schema.parent / relative).write_text(text)
+
+    return mutate
+
+
+BAD_SOURCES: dict[str, tuple[Mutation, str, str]] = {
+    "invalid-schema": (
+        _edit_schema("question.schema.json", lambda d: d.update(type=42)),
+        "question.schema.json",
+        "[metaschema]",
+    ),
+    "bad-min-length": (
+        _edit_schema(
+            "blocked.schema.json",
+            lambda d: d["properties"]["reason"].update(minLength=-1),
+        ),
+        "blocked.schema.json",
+        "[metaschema]",
+    ),
+    "example-fails": (
+        _edit_schema("question.schema.json", lambda d: d["examples"].append({"id": "x"})),
+        "question.schema.json",
+        "[examples]",
+    ),
+    "kind-not-in-grammar": (
+        _new_kind("heart-beat", "heart-beat.schema.json"),
+        "heart-beat.schema.json",
+        "[kind-grammar]",
+    ),
+    "kind-lowercase": (
+        _new_kind("Heartbeat", "heartbeat.schema.json"),
+        "heartbeat.schema.json",
+        "[kind-grammar]",
+    ),
+    "kind-run": (_new_kind("RUN"), "run.schema.json", "[kind-reserved]"),
+    "kind-ask": (_new_kind("ASK"), "ask.schema.json", "[kind-reserved]"),
+    "kind-emit": (_new_kind("EMIT"), "emit.schema.json", "[kind-reserved]"),
+    "kind-guard": (_new_kind("GUARD"), "guard.schema.json", "[kind-reserved]"),
+    "kind-file-name": (_new_kind("HEARTBEAT", "pulse.schema.json"), "pulse.schema.json", "[kind]"),
+    "not-json": (
+        _write("schema/failed.schema.json", '{\n  "type": "object",\n}'),
+        "failed.schema.json:3:1",
+        "[json]",
+    ),
+    "duplicate-key": (
+        _write("schema/failed.schema.json", '{"type": "object", "type": "object"}'),
+        "failed.schema.json",
+        "[json]",
+    ),
+    "missing-description": (
+        _edit_schema("blocked.schema.json", lambda d: d["properties"]["hint"].pop("description")),
+        "blocked.schema.json",
+        "[description]",
+    ),
+    "property-keyword": (
+        _edit_schema(
+            "failed.schema.json",
+            lambda d: d["properties"].update({"class": {"type": "string", "description": "x"}}),
+        ),
+        "failed.schema.json",
+        "[property-name]",
+    ),
+    "required-undefined": (
+        _edit_schema("blocked.schema.json", lambda d: d.update(required=["reason", "nope"])),
+        "blocked.schema.json",
+        "[required]",
+    ),
+    "payload-not-object": (
+        _edit_schema("completed.schema.json", lambda d: d.update(type="array")),
+        "completed.schema.json",
+        "[payload-object]",
+    ),
+    "bad-version": (
+        _write("schema/vocabulary.json", '{"name": "x", "version": "1.0", "description": "d"}'),
+        "vocabulary.json",
+        "[vocabulary]",
+    ),
+    "stray-file": (_write("schema/notes.json", "{}"), "notes.json", "[layout]"),
+    "no-reply": (lambda s, g: (s / "reply.schema.json").unlink(), "reply.schema.json", "[reply]"),
+    "grammar-broken": (
+        _write("grammar/signal.lark", "start: PREFIX (\n"),
+        "signal.lark",
+        "[grammar]",
+    ),
+    "grammar-no-prefix": (
+        _write("grammar/signal.lark", 'start: "X:" KIND\nKIND: /[A-Z]+/\n'),
+        "signal.lark",
+        "[grammar]",
+    ),
+    "grammar-narrower-kind": (
+        lambda s, g: g.write_text(
+            g.read_text().replace("KIND: /[A-Z][A-Z0-9_]*/", "KIND: /[A-Z]+/")
+        ),
+        "plan_draft.schema.json",
+        "[kind-grammar]",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SOURCES))
+def test_bad_source_is_one_line_exit_2_and_output_untouched(
+    case: str, vocabulary: tuple[Path, Path], current: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema, grammar = vocabulary
+    mutate, file_name, rule = BAD_SOURCES[case]
+    mutate(schema, grammar)
+    before = _tree(current)
+
+    status = main(
+        ["generate", "--schema", str(schema), "--grammar", str(grammar), "--out", str(current)]
+    )
+
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1, captured.err
+    assert captured.err.startswith("bernstein-signals: error: ")
+    assert file_name in captured.err, captured.err
+    assert rule in captured.err, captured.err
+    assert "Traceback" not in captured.err
+    assert _tree(current) == before
