@@ -17,8 +17,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _run(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> str:
     result = subprocess.run(
-        args, cwd=cwd, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL,
-        capture_output=True, text=True, check=False, timeout=240,
+        args,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=240,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
@@ -27,8 +33,18 @@ def _run(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> str
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
-         "--wheel-dir", str(out), str(ROOT))
+    _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "--quiet",
+        "--wheel-dir",
+        str(out),
+        str(ROOT),
+    )
     [built] = out.glob("bernstein_signals-*.whl")
     return built
 
@@ -53,8 +69,17 @@ def test_installed_wheel_finds_its_sources_and_regenerates_the_same_tree(
     wheel: Path, tmp_path: Path
 ) -> None:
     site = tmp_path / "site"
-    _run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
-         str(wheel))
+    _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--no-deps",
+        "--target",
+        str(site),
+        str(wheel),
+    )
     probe = (
         "import sys; sys.path.insert(0, sys.argv[1])\n"
         "import bernstein_signals_toolkit as t, bernstein_signals as b\n"
