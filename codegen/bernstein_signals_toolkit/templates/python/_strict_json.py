@@ -1,0 +1,126 @@
+"""JSON as a signal line carries it: the grammar's object, the documented limits, one line.
+
+``json`` accepts more than the grammar (NaN, Infinity, CR/LF whitespace, lone
+surrogates, any nesting) and writes what a line reader would split (U+2028).
+Both directions are narrowed here, once, for signals and replies alike.
+"""
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any, Final
+
+from .limits import MAX_NESTING_DEPTH
+
+__all__ = ["dump_canonical", "load_object"]
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET: Final = re.compile(r"[\[\]{}]")
+_LINE_BREAKS: Final = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+_LINE_BREAK_ESCAPES: Final = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+class _Refused(ValueError):
+    """A value the grammar allows but a documented limit refuses."""
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _Refused(f"number {text[:20]} is outside the double range")
+    return value
+
+
+def _no_constant(name: str) -> None:
+    raise _Refused(f"{name} is not JSON")
+
+
+_DECODER: Final = json.JSONDecoder(parse_float=_finite_float, parse_constant=_no_constant)
+# The C scanner itself: decode() would also skip whitespace the grammar refuses.
+_scan_once: Final[Callable[[str, int], tuple[Any, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
+_ENCODER: Final = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
+)
+
+
+def _depth(text: str) -> int:
+    """Deepest bracket nesting outside strings (exact for valid JSON)."""
+    depth = deepest = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def load_object(text: str) -> dict[str, Any] | None:
+    """The object ``text`` holds, or None unless it is exactly the grammar's ``object``.
+
+    json's own scanner does the work; the checks around it refuse what it
+    accepts beyond the grammar. Duplicate keys are grammatical: the last wins.
+    """
+    if not text.startswith("{") or not text.endswith("}"):
+        return None
+    if "\n" in text or "\r" in text:  # json whitespace; the grammar's is space and tab
+        return None
+    if text.count("{") + text.count("[") > MAX_NESTING_DEPTH and _depth(text) > MAX_NESTING_DEPTH:
+        return None
+    if not text.isascii() and _SURROGATE.search(text):
+        return None
+    try:
+        value, end = _scan_once(text, 0)
+    except (ValueError, RecursionError, StopIteration):
+        return None
+    if end != len(text):
+        return None
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+        return None
+    result: dict[str, Any] = value
+    return result
+
+
+def _has_lone_surrogate(value: object) -> bool:
+    """Whether a decoded value holds a surrogate: only a lone escape decodes to one."""
+    return _SURROGATE.search(json.dumps(value, ensure_ascii=False)) is not None
+
+
+def _check_structure(value: object, depth: int) -> None:
+    """Refuse non-str keys (json would coerce them) and nesting beyond the bound."""
+    if depth > MAX_NESTING_DEPTH:
+        raise ValueError(f"payload nesting is deeper than {MAX_NESTING_DEPTH}")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"payload key {key!r} is not a str")
+            if isinstance(item, (dict, list, tuple)):
+                _check_structure(item, depth + 1)
+    else:
+        for item in value:  # type: ignore[attr-defined]
+            if isinstance(item, (dict, list, tuple)):
+                _check_structure(item, depth + 1)
+
+
+def dump_canonical(value: dict[str, Any]) -> str:
+    """The canonical text of an object: compact, keys sorted by code point, one line.
+
+    Raises ValueError for anything a signal cannot carry: a non-str key, a
+    value json cannot serialise, NaN or Infinity, a lone surrogate, nesting
+    beyond the bound.
+    """
+    _check_structure(value, 1)
+    try:
+        text: str = _ENCODER.encode(value)
+    except TypeError as exc:
+        raise ValueError(f"payload is not JSON-serialisable: {exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"payload is not JSON: {exc}") from None
+    if not text.isascii() and _LINE_BREAKS.search(text):
+        if _SURROGATE.search(text):
+            raise ValueError("payload holds a lone surrogate, which UTF-8 cannot carry")
+        text = text.translate(_LINE_BREAK_ESCAPES)
+    return text
