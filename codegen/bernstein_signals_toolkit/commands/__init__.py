@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Mapping
 from typing import Protocol
 
-from . import generate, schema, validate
+from . import generate, lsp, schema, validate
 
 __all__ = ["COMMANDS", "Command"]
 
@@ -21,6 +21,7 @@ class Command(Protocol):
 
 COMMANDS: Mapping[str, Command] = {
     "generate": generate,
+    "lsp": lsp,
     "schema": schema,
     "validate": validate,
 }

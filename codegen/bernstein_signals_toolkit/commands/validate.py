@@ -83,7 +83,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def explain(selector: str) -> str:
     code = lookup(selector)
     if code is None:
-        raise UsageError(f"--explain: unknown code {selector!r} (codes: BS001 to BS307)")
+        raise UsageError(f"--explain: unknown code {selector!r} (see bernstein-signals validate --help)")
     lines = [
         f"{code.code} {code.name} ({code.severity.value})",
         "",

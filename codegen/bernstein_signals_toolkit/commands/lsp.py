@@ -1,0 +1,28 @@
+"""``lsp``: the language server, over stdio."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["HELP", "configure", "run"]
+
+HELP = "run the language server over stdio (diagnostics, hover, completion, code actions)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stdio", action="store_true",
+                        help="accepted for editors that pass it; stdio is the only transport")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from ..lsp.server import build_server
+    except ImportError as exc:  # pygls is an optional dependency
+        from ..errors import UsageError
+
+        raise UsageError(
+            f"the language server needs pygls ({exc.name} is missing):"
+            " pip install 'bernstein-signals[lsp]'"
+        ) from None
+    build_server().start_io()
+    return 0

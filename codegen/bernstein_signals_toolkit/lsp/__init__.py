@@ -1,0 +1,1 @@
+"""A language server for signal lines in recorded output and in wrapper scripts."""

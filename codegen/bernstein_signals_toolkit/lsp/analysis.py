@@ -1,0 +1,398 @@
+"""What the language server says about a document, independent of the LSP plumbing.
+
+Recorded output is checked exactly as ``validate`` checks it. Shell scripts
+are read for signals their printf/echo commands would print and for calls of
+the generated helpers. Positions here are 0-based lines and code-point
+columns; the server converts them to UTF-16.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from bernstein_signals import SIGNAL_PREFIX, SignalKind, parse_signal, validate_payload
+
+from ..load import load_vocabulary
+from ..model import Kind, Vocabulary
+from ..sources import packaged_sources
+from ..validate import CODES, Severity
+from ..validate.codes import select_codes
+from ..validate.lines import LineChecker
+from ..validate.report import conformance_report
+from ._shell import UNKNOWN, Command, Origin, Word, commands, render_echo, render_printf
+
+__all__ = [
+    "FIXED_HELPERS",
+    "Finding",
+    "Settings",
+    "analyse",
+    "helper_usage",
+    "is_shell_document",
+    "rewrite_as_helper",
+    "vocabulary",
+]
+
+FIXED_HELPERS = {
+    "bernstein_emit": "bernstein_emit KIND [key=value | key:=JSON]...\n\nEmit any kind, with"
+    " extras: key=value is a string, key:=JSON a raw JSON value.",
+    "bernstein_run": "bernstein_run CMD [ARG]...\n\nRun CMD, then emit COMPLETED, or FAILED with"
+    ' reason "exit N"; returns CMD\'s status.',
+    "bernstein_ask": "bernstein_ask [--var NAME] QUESTION [--options O]... [--id ID] [--timeout S]"
+    "\n\nEmit a QUESTION, read the reply from stdin and store the answer in NAME"
+    " (default BERNSTEIN_ANSWER).",
+    "bernstein_guard": "bernstein_guard\n\nMake sure the script ends with a terminal signal,"
+    " including when set -e aborts it or on INT/TERM.",
+}
+_SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
+_SHEBANG = re.compile(r"#!\s*(?:/usr)?/bin/(?:env\s+)?(?:sh|bash|zsh|dash|ksh|mksh)\b")
+_PLACEHOLDER = "0"  # stands for an unknown value: valid in a JSON string and as a number
+
+
+@cache
+def vocabulary() -> Vocabulary:
+    sources = packaged_sources()
+    return load_vocabulary(sources.schema_dir, sources.grammar)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Workspace settings (section ``bernsteinSignals``)."""
+
+    lenient: bool = False
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    max_line_bytes: int = 1 << 20
+
+    @property
+    def enabled(self) -> frozenset[str]:
+        try:
+            return select_codes(list(self.select), list(self.ignore))
+        except ValueError:
+            return frozenset(CODES)
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int
+    start: int
+    end_line: int
+    end: int
+    code: str
+    severity: Severity
+    message: str
+    edit: tuple[int, int, int, int, str] | None = None
+    """(line, start, end line, end, new text): the suggested fix, when one applies."""
+    data: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+def is_shell_document(uri: str, language_id: str | None, text: str) -> bool:
+    if language_id in ("shellscript", "sh", "bash", "zsh"):
+        return True
+    if uri.endswith(_SHELL_SUFFIXES):
+        return True
+    return bool(_SHEBANG.match(text[:120]))
+
+
+def analyse(text: str, *, shell: bool, settings: Settings) -> list[Finding]:
+    return _shell_findings(text, settings) if shell else _log_findings(text, settings)
+
+
+# ---------------------------------------------------------------------------
+# Recorded output
+# ---------------------------------------------------------------------------
+
+
+def _log_findings(text: str, settings: Settings) -> list[Finding]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    report = conformance_report(lines, lenient=settings.lenient, enabled=settings.enabled,
+                                max_line_bytes=settings.max_line_bytes)
+    findings = []
+    for d in report.diagnostics:
+        line = d.line - 1
+        width = len(lines[line]) if line < len(lines) else 0
+        edit = None
+        if d.replacement is not None:
+            edit = (line, 0, line, width, d.replacement)
+        findings.append(Finding(line, d.start, line, max(d.end, d.start), d.code, d.severity,
+                                d.message, edit))
+    return findings
+
+
+# ---------------------------------------------------------------------------
+# Shell scripts
+# ---------------------------------------------------------------------------
+
+
+def _shell_findings(text: str, settings: Settings) -> list[Finding]:
+    findings: list[Finding] = []
+    checker = LineChecker(lenient=settings.lenient, enabled=settings.enabled)
+    for number, line in enumerate(text.split("\n")):
+        if len(line.encode("utf-8", "surrogatepass")) > settings.max_line_bytes:
+            findings.append(Finding(number, 0, number, 1, "BS002", Severity.WARNING,
+                                    "line too long to analyse"))
+    long_lines = {finding.line for finding in findings}
+    for command in commands(text):
+        if command.words[0].line in long_lines:
+            continue
+        name = command.name
+        if name in ("printf", "echo"):
+            rendered = (render_printf if name == "printf" else render_echo)(command.words[1:])
+            for line, origins in rendered.lines():
+                findings += _printed_line(line, origins, checker)
+        elif name is not None and name.startswith("bernstein_"):
+            findings += _helper_call(command)
+    return [f for f in findings if f.code in settings.enabled]
+
+
+def _printed_line(line: str, origins: list[Origin], checker: LineChecker) -> list[Finding]:
+    at = line.upper().find(SIGNAL_PREFIX.upper())
+    if at < 0:
+        return []
+    kind_end = at + len(SIGNAL_PREFIX)
+    while kind_end < len(line) and (line[kind_end].isalnum() or line[kind_end] == "_"):
+        kind_end += 1
+    if UNKNOWN in line[: kind_end + 1]:
+        return []  # the script computes the kind itself: nothing is pinned down
+    unknown = {index for index, char in enumerate(line) if char == UNKNOWN}
+    _, diagnostics = checker.check(line.replace(UNKNOWN, _PLACEHOLDER), 1)
+    findings = []
+    for d in diagnostics:
+        if any(d.start <= index < d.end for index in unknown):
+            continue
+        start = origins[min(d.start, len(origins) - 1)]
+        end = origins[min(max(d.end, d.start + 1), len(origins)) - 1]
+        findings.append(Finding(start[0], start[1], end[0], end[2], d.code, d.severity,
+                                d.message, _literal_edit(line, origins, d.replacement)))
+    return findings
+
+
+def _literal_edit(line: str, origins: list[Origin], replacement: str | None
+                  ) -> tuple[int, int, int, int, str] | None:
+    """Replace the signal in the script itself, when it is one plain run of source text."""
+    if replacement is None or UNKNOWN in line or not origins:
+        return None
+    first, last = origins[0], origins[-1]
+    contiguous = all(o[0] == first[0] and o[1] == first[1] + i for i, o in enumerate(origins))
+    if not contiguous or any(c in replacement for c in "'\"\\%$`"):
+        return None
+    return (first[0], first[1], last[0], last[2], replacement)
+
+
+# ---------------------------------------------------------------------------
+# Helper calls
+# ---------------------------------------------------------------------------
+
+
+def _kinds_by_helper() -> dict[str, Kind]:
+    return {f"bernstein_{kind.snake}": kind for kind in vocabulary().kinds}
+
+
+def helper_usage(name: str) -> str | None:
+    """The usage of a helper function, from the schema (the shell help says the same)."""
+    if name in FIXED_HELPERS:
+        return FIXED_HELPERS[name]
+    kind = _kinds_by_helper().get(name)
+    if kind is None:
+        return None
+    parts = [name, *(prop.upper() for prop in kind.required)]
+    for prop in kind.properties:
+        if not prop.required:
+            repeat = "..." if prop.is_array else ""
+            parts.append(f"[--{prop.name} {prop.name.upper()}]{repeat}")
+    lines = [" ".join(parts), "", kind.description, ""]
+    lines += [f"{'' if p.required else '--'}{p.name}: {p.description}" for p in kind.properties]
+    return "\n".join(lines).rstrip()
+
+
+def _finding(word: Word, end_word: Word, code: str, message: str) -> Finding:
+    return Finding(word.line, word.start, end_word.line, end_word.end, code,
+                   CODES[code].severity, message)
+
+
+def _helper_call(command: Command) -> list[Finding]:
+    head = command.words[0]
+    name = head.literal or ""
+    if name in FIXED_HELPERS:
+        return []
+    kinds = _kinds_by_helper()
+    kind = kinds.get(name)
+    if kind is None:
+        known = sorted([*kinds, *FIXED_HELPERS])
+        guess = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean {guess[0]}?" if guess else ""
+        return [_finding(head, head, "BS404", f"no helper named {name}{hint}")]
+    optional = {p.name: p for p in kind.properties if not p.required}
+    findings: list[Finding] = []
+    positionals: list[Word] = []
+    values: dict[str, list[Word]] = {}
+    words = iter(command.words[1:])
+    options_done = False
+    for word in words:
+        literal = word.literal
+        if options_done or literal is None or not literal.startswith("-") or literal == "-":
+            positionals.append(word)
+        elif literal == "--":
+            options_done = True
+        elif literal.startswith("--") and literal[2:] in optional:
+            value = next(words, None)
+            if value is None:
+                findings.append(_finding(word, word, "BS402", f"{literal} needs a value"))
+            else:
+                values.setdefault(literal[2:], []).append(value)
+        elif literal == "--help":
+            continue
+        else:
+            if literal.startswith("--"):
+                skipped = next(words, None)  # most likely the mistyped option's value
+                if skipped is not None and (skipped.literal or "").startswith("-"):
+                    positionals.append(skipped)
+            guess = difflib.get_close_matches(literal, [f"--{o}" for o in optional], n=1)
+            hint = f"; did you mean {guess[0]}?" if guess else ""
+            findings.append(_finding(word, word, "BS401", f"{name} has no option {literal}"
+                                     f" (options: {', '.join(f'--{o}' for o in optional)}){hint}"))
+    if len(positionals) < len(kind.required):
+        missing = ", ".join(p.upper() for p in kind.required[len(positionals):])
+        findings.append(_finding(head, command.words[-1], "BS402",
+                                 f"{name} needs {missing} (usage: {helper_usage(name).splitlines()[0]})"))  # type: ignore[union-attr]
+    for extra in positionals[len(kind.required):]:
+        findings.append(_finding(extra, extra, "BS403",
+                                 f"{name} takes {len(kind.required)} positional argument(s);"
+                                 " optional fields are --options"))
+    findings += _helper_payload(kind, dict(zip(kind.required, positionals, strict=False)), values)
+    return findings
+
+
+def _helper_payload(kind: Kind, positional: dict[str, Word], options: dict[str, list[Word]]
+                    ) -> list[Finding]:
+    """Check the literal values against the schema; unknown values are left alone."""
+    payload: dict[str, Any] = {}
+    where: dict[str, Word] = {}
+    for prop, word in positional.items():
+        payload[prop] = word.literal if word.literal is not None else _PLACEHOLDER
+        where[f"/{prop}"] = word
+    for prop, words in options.items():
+        values = [w.literal if w.literal is not None else _PLACEHOLDER for w in words]
+        payload[prop] = values if kind.property(prop).is_array else values[-1]
+        for index, word in enumerate(words):
+            where[f"/{prop}/{index}" if kind.property(prop).is_array else f"/{prop}"] = word
+            where.setdefault(f"/{prop}", word)
+    findings = []
+    for error in validate_payload(SignalKind(kind.name), payload):
+        word = where.get(error.pointer)
+        if word is None or word.literal is None:
+            continue
+        findings.append(_finding(word, word, "BS101",
+                                 f"{kind.name} payload at {error.pointer}: {error.message}"
+                                 f" [{error.rule}]"))
+    return findings
+
+
+# ---------------------------------------------------------------------------
+# Rewriting a hand-written signal as a helper call
+# ---------------------------------------------------------------------------
+
+
+def _unknown_sources(script_line: str, origins: list[Origin], line: str) -> Iterator[str]:
+    for char, origin in zip(line, origins, strict=True):
+        if char == UNKNOWN:
+            yield script_line[origin[1] : origin[2]]
+
+
+def _shell_value(value: str | None, sources: Iterator[str]) -> str:
+    """A shell word for a JSON string value whose U+FFFF chars stand for expansions."""
+    if value is None:
+        return "''"
+    if UNKNOWN not in value:
+        return shlex.quote(value)
+    out = []
+    for char in value:
+        if char == UNKNOWN:
+            source = next(sources)
+            out.append(source if source.startswith("$") else f"$({source.strip('`')})")
+        else:
+            out.append("\\" + char if char in '"\\$`' else char)
+    return '"' + "".join(out) + '"'
+
+
+def _helper_words(kind: Kind, payload: dict[str, Any], sources: list[str]) -> list[str] | None:
+    """The helper call printing ``payload``; None when no call can say it exactly."""
+    per_key: dict[str, Iterator[str]] = {}
+    cursor = 0
+    for key, value in payload.items():  # textual order, like ``sources``
+        count = json.dumps(value, ensure_ascii=False).count(UNKNOWN)
+        per_key[key] = iter(sources[cursor : cursor + count])
+        cursor += count
+    if cursor != len(sources):
+        return None  # an unknown key, or a duplicate key hiding an unknown value
+    names = {prop.name for prop in kind.properties}
+    typed = all(
+        key in names
+        and (
+            isinstance(value, str)
+            or (kind.property(key).is_array and isinstance(value, list)
+                and all(isinstance(item, str) for item in value))
+            or value is None
+        )
+        for key, value in payload.items()
+    )
+    if typed:
+        words = [f"bernstein_{kind.snake}"]
+        for prop in kind.properties:
+            value = payload.get(prop.name)
+            if prop.required:
+                words.append(_shell_value(value, per_key[prop.name]))
+            elif isinstance(value, list):
+                for item in value:
+                    words += [f"--{prop.name}", _shell_value(item, per_key[prop.name])]
+            elif isinstance(value, str):
+                words += [f"--{prop.name}", _shell_value(value, per_key[prop.name])]
+        return words
+    words = ["bernstein_emit", kind.name]
+    for key, value in payload.items():
+        if isinstance(value, str):
+            words.append(_shell_value(f"{key}={value}", per_key[key]))
+            continue
+        raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        if UNKNOWN in raw:
+            return None
+        words.append(shlex.quote(f"{key}:={raw}"))
+    return words
+
+
+def rewrite_as_helper(text: str, line_no: int) -> list[tuple[int, int, int, str]]:
+    """(line, start, end, new text) for each printf/echo signal on the line that can be rewritten.
+
+    Only a command that prints exactly one signal line, newline included, is
+    rewritten, so the script prints the same bytes afterwards.
+    """
+    script_line = text.split("\n")[line_no]
+    kinds = {kind.name: kind for kind in vocabulary().kinds}
+    rewrites = []
+    for command in commands(script_line):
+        if command.name not in ("printf", "echo") or len(command.words) < 2:
+            continue
+        printer = render_printf if command.name == "printf" else render_echo
+        printed = list(printer(command.words[1:]).lines())
+        if command.name == "echo" and command.words[1].literal not in ("-n", "-ne", "-en"):
+            printed.append(("", []))
+        if len(printed) != 2 or printed[1][0]:
+            continue
+        line, origins = printed[0]
+        signal = parse_signal(line)
+        if signal is None or not (line.isprintable() or UNKNOWN in line):
+            continue
+        sources = list(_unknown_sources(script_line, origins, line))
+        words = _helper_words(kinds[signal.kind.value], signal.payload, sources)
+        if words is not None:
+            first, last = command.words[0], command.words[-1]
+            rewrites.append((line_no, first.start, last.end, " ".join(words)))
+    return rewrites

@@ -1,0 +1,247 @@
+"""Hover and completion content, from the schemas, for signal lines and helper calls."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..emitters.docs import type_expression
+from ..model import Kind, Property
+from ._shell import Command, commands, render_echo, render_printf
+from .analysis import FIXED_HELPERS, helper_usage, vocabulary
+
+__all__ = ["Completion", "Hover", "completions", "hover"]
+
+_HEAD = re.compile(r"(\s*)(BERNSTEIN:)(\s*)([A-Za-z0-9_]*)")
+_KIND_PREFIX = re.compile(r"\s*BERNSTEIN:\s*([A-Za-z0-9_]*)\Z")
+_KEY_POSITION = re.compile(r'[{,]\s*("?)([A-Za-z0-9_]*)\Z')
+
+
+@dataclass(frozen=True)
+class Hover:
+    markdown: str
+    line: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Completion:
+    label: str
+    detail: str
+    documentation: str
+    insert: str
+    line: int
+    start: int
+    end: int
+    """The range the insert text replaces (the partial word typed so far)."""
+    is_function: bool = False
+
+
+def _kinds() -> dict[str, Kind]:
+    return {kind.name: kind for kind in vocabulary().kinds}
+
+
+def kind_markdown(kind: Kind) -> str:
+    rows = [
+        f"| `{p.name}` | `{type_expression(p)}` | {'yes' if p.required else 'no'} |"
+        f" {p.description} |"
+        for p in kind.properties
+    ]
+    table = (["| field | type | required | description |", "|---|---|---|---|", *rows]
+             if rows else ["No field is defined by the protocol."])
+    terminal = "terminal" if kind.terminal else "not terminal"
+    return "\n".join([f"**{kind.name}** ({terminal})", "", kind.description, "", *table])
+
+
+def property_markdown(kind: Kind, prop: Property) -> str:
+    required = "required" if prop.required else "optional"
+    return f"**{prop.name}**: `{type_expression(prop)}` ({required}, {kind.name})\n\n" + (
+        prop.description
+    )
+
+
+# ---------------------------------------------------------------------------
+# Where is the cursor: a signal line (with its own column), or a helper call?
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Spot:
+    text: str
+    """The signal line as printed."""
+    index: int
+    """The cursor's index in ``text``."""
+    to_source: list[tuple[int, int, int]] | None
+    """For printed lines: each character's (line, start, end) in the script."""
+
+
+def _signal_spot(document: str, line: int, column: int, shell: bool) -> _Spot | None:
+    lines = document.split("\n")
+    if line >= len(lines):
+        return None
+    if not shell:
+        return _Spot(lines[line], column, None)
+    for command in commands(lines[line]):
+        printer = {"printf": render_printf, "echo": render_echo}.get(command.name or "")
+        if printer is None:
+            continue
+        for text, origins in printer(command.words[1:]).lines():
+            for index, origin in enumerate([*origins, None]):
+                if origin is None:
+                    previous = origins[-1] if origins else None
+                    if previous is not None and previous[2] == column:
+                        return _Spot(text, index, [(line, o[1], o[2]) for o in origins])
+                elif origin[1] <= column < max(origin[2], origin[1] + 1):
+                    return _Spot(text, index, [(line, o[1], o[2]) for o in origins])
+    return None
+
+
+def _range(spot: _Spot, line: int, start: int, end: int) -> tuple[int, int, int]:
+    if spot.to_source is None:
+        return line, start, end
+    if not spot.to_source:
+        return line, start, end
+    first = spot.to_source[min(start, len(spot.to_source) - 1)]
+    last = spot.to_source[min(max(end, start + 1), len(spot.to_source)) - 1]
+    return first[0], first[1], last[2] if end > start else first[1]
+
+
+def _top_level_key(payload: str, index: int) -> tuple[str, int, int] | None:
+    """The top-level key whose quoted text covers ``index`` in a payload object."""
+    depth, position, size = 0, 0, len(payload)
+    while position < size:
+        char = payload[position]
+        if char == '"':
+            end = position + 1
+            while end < size and payload[end] != '"':
+                end += 2 if payload[end] == "\\" else 1
+            end = min(end + 1, size)
+            after = payload[end:].lstrip(" \t")
+            if depth == 1 and after.startswith(":") and position <= index < end:
+                return payload[position + 1 : end - 1], position, end
+            position = end
+            continue
+        if char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+        position += 1
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Hover
+# ---------------------------------------------------------------------------
+
+
+def hover(document: str, line: int, column: int, *, shell: bool) -> Hover | None:
+    if shell:
+        found = _helper_hover(document, line, column)
+        if found is not None:
+            return found
+    spot = _signal_spot(document, line, column, shell)
+    if spot is None:
+        return None
+    head = _HEAD.match(spot.text)
+    if head is None:
+        return None
+    kind = _kinds().get(head.group(4))
+    if kind is None:
+        return None
+    if head.start(4) <= spot.index <= head.end(4):
+        return Hover(kind_markdown(kind), *_range(spot, line, head.start(4), head.end(4)))
+    offset = head.end()
+    key = _top_level_key(spot.text[offset:], spot.index - offset)
+    if key is None:
+        return None
+    name, start, end = key
+    prop = next((p for p in kind.properties if p.name == name), None)
+    if prop is None:
+        text = f"**{name}**: an adapter-specific extra; the {kind.name} schema does not define it."
+    else:
+        text = property_markdown(kind, prop)
+    return Hover(text, *_range(spot, line, offset + start, offset + end))
+
+
+def _helper_hover(document: str, line: int, column: int) -> Hover | None:
+    for command in commands(document.split("\n")[line]):
+        head = command.words[0]
+        if head.start <= column <= head.end and head.literal:
+            usage = helper_usage(head.literal)
+            if usage is not None:
+                return Hover(f"```sh\n{usage.splitlines()[0]}\n```\n\n"
+                             + "\n".join(usage.splitlines()[2:]), line, head.start, head.end)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Completion
+# ---------------------------------------------------------------------------
+
+
+def completions(document: str, line: int, column: int, *, shell: bool) -> list[Completion]:
+    items: list[Completion] = []
+    if shell:
+        items += _helper_completions(document, line, column)
+    spot = _signal_spot(document, line, column, shell)
+    if spot is None:
+        return items
+    before = spot.text[: spot.index]
+    partial = _KIND_PREFIX.match(before)
+    if partial is not None:
+        start = spot.index - len(partial.group(1))
+        where = _range(spot, line, start, spot.index)
+        for kind in _kinds().values():
+            items.append(Completion(kind.name, "terminal" if kind.terminal else "not terminal",
+                                    kind_markdown(kind), kind.name, *where))
+        return items
+    head = _HEAD.match(before)
+    kind = _kinds().get(head.group(4)) if head else None
+    key = _KEY_POSITION.search(before)
+    if head is None or kind is None or key is None or "{" not in before[head.end() :]:
+        return items
+    if before[head.end() :].count("{") - before[head.end() :].count("}") != 1:
+        return items
+    present = set(re.findall(r'"([A-Za-z0-9_]+)"\s*:', before[head.end() :]))
+    start = spot.index - len(key.group(2)) - len(key.group(1))
+    where = _range(spot, line, start, spot.index)
+    for prop in kind.properties:
+        if prop.name not in present:
+            items.append(Completion(prop.name, type_expression(prop),
+                                    property_markdown(kind, prop), f'"{prop.name}":', *where))
+    return items
+
+
+def _command_at(document: str, line: int, column: int) -> Command | None:
+    for command in commands(document.split("\n")[line]):
+        if command.words[0].start <= column <= command.words[-1].end:
+            return command
+    return None
+
+
+def _helper_completions(document: str, line: int, column: int) -> list[Completion]:
+    text = document.split("\n")[line]
+    word = re.search(r"[A-Za-z0-9_-]*\Z", text[:column])
+    typed = word.group() if word else ""
+    start = column - len(typed)
+    command = _command_at(document, line, column)
+    names = {f"bernstein_{kind.snake}": kind for kind in vocabulary().kinds}
+    if command is None or command.words[0].start == start:
+        if not typed.startswith("b"):
+            return []
+        return [
+            Completion(name, "shell helper", helper_usage(name) or "", name, line, start, column,
+                       is_function=True)
+            for name in sorted([*names, *FIXED_HELPERS])
+            if name.startswith(typed)
+        ]
+    kind = names.get(command.words[0].literal or "")
+    if kind is None or not typed.startswith("-"):
+        return []
+    return [
+        Completion(f"--{p.name}", type_expression(p), property_markdown(kind, p), f"--{p.name}",
+                   line, start, column)
+        for p in kind.properties
+        if not p.required and f"--{p.name}".startswith(typed)
+    ]

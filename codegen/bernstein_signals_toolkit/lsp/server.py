@@ -1,0 +1,269 @@
+"""The LSP server: pygls plumbing around :mod:`.analysis` and :mod:`.assist`.
+
+Analysis runs in a worker thread after a short debounce, so typing never
+waits for it and a 100,000-line log never blocks hover or completion. A
+result is published only if the document has not changed since.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from .. import __version__
+from ..validate import Severity
+from . import analysis, assist
+
+__all__ = ["DEBOUNCE_SECONDS", "SignalsLanguageServer", "build_server"]
+
+DEBOUNCE_SECONDS = 0.25
+SECTION = "bernsteinSignals"
+_SEVERITY = {
+    Severity.ERROR: lsp.DiagnosticSeverity.Error,
+    Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+    Severity.INFORMATION: lsp.DiagnosticSeverity.Information,
+}
+
+
+def _utf16(text: str, column: int) -> int:
+    """A code-point column as UTF-16 code units, as LSP counts by default."""
+    prefix = text[:column]
+    return column + sum(1 for char in prefix if ord(char) > 0xFFFF)
+
+
+def _code_points(text: str, units: int) -> int:
+    """A UTF-16 column as a code-point column."""
+    count = 0
+    for index, char in enumerate(text):
+        if count >= units:
+            return index
+        count += 2 if ord(char) > 0xFFFF else 1
+    return len(text)
+
+
+@dataclass
+class _Analysed:
+    version: int | None
+    findings: list[analysis.Finding]
+
+
+class SignalsLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("bernstein-signals", __version__)
+        self.settings = analysis.Settings()
+        self.pending: dict[str, asyncio.Task[None]] = {}
+        self.results: dict[str, _Analysed] = {}
+
+    # -- documents ------------------------------------------------------------
+
+    def is_shell(self, uri: str) -> bool:
+        document = self.workspace.get_text_document(uri)
+        return analysis.is_shell_document(uri, document.language_id, document.source)
+
+    def lines(self, uri: str) -> list[str]:
+        return self.workspace.get_text_document(uri).source.split("\n")
+
+    def position(self, uri: str, position: lsp.Position) -> tuple[int, int]:
+        lines = self.lines(uri)
+        text = lines[position.line] if position.line < len(lines) else ""
+        return position.line, _code_points(text, position.character)
+
+    def lsp_range(self, uri: str, line: int, start: int, end_line: int, end: int) -> lsp.Range:
+        lines = self.lines(uri)
+
+        def at(row: int, column: int) -> lsp.Position:
+            text = lines[row] if row < len(lines) else ""
+            return lsp.Position(row, _utf16(text, min(column, len(text))))
+
+        return lsp.Range(at(line, start), at(end_line, end))
+
+    # -- diagnostics ----------------------------------------------------------
+
+    def schedule(self, uri: str, delay: float) -> None:
+        previous = self.pending.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+        self.pending[uri] = asyncio.get_event_loop().create_task(self._diagnose(uri, delay))
+
+    async def _diagnose(self, uri: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        document = self.workspace.get_text_document(uri)
+        version, text = document.version, document.source
+        shell = analysis.is_shell_document(uri, document.language_id, text)
+        findings = await asyncio.to_thread(
+            analysis.analyse, text, shell=shell, settings=self.settings
+        )
+        current = self.workspace.text_documents.get(uri)
+        if current is None or current.version != version:
+            return  # changed or closed meanwhile; a newer run will publish
+        self.results[uri] = _Analysed(version, findings)
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(
+                uri=uri, version=version, diagnostics=[self.diagnostic(uri, f) for f in findings]
+            )
+        )
+
+    def diagnostic(self, uri: str, finding: analysis.Finding) -> lsp.Diagnostic:
+        data: dict[str, Any] | None = None
+        if finding.edit is not None:
+            data = {"edit": list(finding.edit)}
+        return lsp.Diagnostic(
+            range=self.lsp_range(uri, finding.line, finding.start, finding.end_line, finding.end),
+            message=finding.message,
+            severity=_SEVERITY[finding.severity],
+            code=finding.code,
+            source="bernstein-signals",
+            data=data,
+        )
+
+    async def refresh_settings(self) -> None:
+        try:
+            result = await self.workspace_configuration_async(
+                lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section=SECTION)])
+            )
+        except Exception:  # noqa: BLE001 - a client without workspace/configuration
+            return
+        config = result[0] if result and isinstance(result[0], dict) else {}
+        self.settings = _settings(config)
+
+    def rediagnose_all(self) -> None:
+        for uri in list(self.workspace.text_documents):
+            self.schedule(uri, 0)
+
+
+def _settings(config: dict[str, Any]) -> analysis.Settings:
+    def codes(value: Any) -> tuple[str, ...]:
+        return tuple(str(code) for code in value) if isinstance(value, list) else ()
+
+    limit = config.get("maxLineLength")
+    return analysis.Settings(
+        lenient=bool(config.get("lenient", False)),
+        select=codes(config.get("select")),
+        ignore=codes(config.get("ignore")),
+        max_line_bytes=limit if isinstance(limit, int) and 0 < limit <= 1 << 30 else 1 << 20,
+    )
+
+
+def build_server() -> SignalsLanguageServer:
+    server = SignalsLanguageServer()
+
+    @server.feature(lsp.INITIALIZED)
+    async def initialized(ls: SignalsLanguageServer, params: lsp.InitializedParams) -> None:
+        await ls.refresh_settings()
+        ls.rediagnose_all()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def configuration_changed(
+        ls: SignalsLanguageServer, params: lsp.DidChangeConfigurationParams
+    ) -> None:
+        settings = params.settings.get(SECTION) if isinstance(params.settings, dict) else None
+        if isinstance(settings, dict):
+            ls.settings = _settings(settings)
+        else:
+            await ls.refresh_settings()
+        ls.rediagnose_all()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: SignalsLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: SignalsLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: SignalsLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        task = ls.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        ls.results.pop(uri, None)
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: SignalsLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        uri = params.text_document.uri
+        line, column = ls.position(uri, params.position)
+        found = assist.hover(ls.workspace.get_text_document(uri).source, line, column,
+                             shell=ls.is_shell(uri))
+        if found is None:
+            return None
+        return lsp.Hover(
+            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=found.markdown),
+            range=ls.lsp_range(uri, found.line, found.start, found.line, found.end),
+        )
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_COMPLETION,
+        lsp.CompletionOptions(trigger_characters=[":", '"', "-", "_", "{", ","]),
+    )
+    def completion(ls: SignalsLanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        uri = params.text_document.uri
+        line, column = ls.position(uri, params.position)
+        found = assist.completions(ls.workspace.get_text_document(uri).source, line, column,
+                                   shell=ls.is_shell(uri))
+        items = [
+            lsp.CompletionItem(
+                label=item.label,
+                kind=lsp.CompletionItemKind.Function if item.is_function
+                else lsp.CompletionItemKind.Property if item.insert.startswith('"')
+                else lsp.CompletionItemKind.EnumMember,
+                detail=item.detail,
+                documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown,
+                                                value=item.documentation),
+                text_edit=lsp.TextEdit(
+                    range=ls.lsp_range(uri, item.line, item.start, item.line, item.end),
+                    new_text=item.insert,
+                ),
+            )
+            for item in found
+        ]
+        return lsp.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix,
+                                                 lsp.CodeActionKind.RefactorRewrite]),
+    )
+    def code_action(ls: SignalsLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        uri = params.text_document.uri
+        actions = []
+        for diagnostic in params.context.diagnostics:
+            data = diagnostic.data
+            if not isinstance(data, dict) or not isinstance(data.get("edit"), list):
+                continue
+            with contextlib.suppress(TypeError, ValueError):
+                line, start, end_line, end, text = data["edit"]
+                edit = lsp.TextEdit(ls.lsp_range(uri, line, start, end_line, end), str(text))
+                actions.append(lsp.CodeAction(
+                    title=f"Replace with: {text}",
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    is_preferred=True,
+                    edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+                ))
+        if ls.is_shell(uri):
+            source = ls.workspace.get_text_document(uri).source
+            rows = range(params.range.start.line, params.range.end.line + 1)
+            for row in rows:
+                if row >= len(ls.lines(uri)):
+                    break
+                for line, start, end, text in analysis.rewrite_as_helper(source, row):
+                    edit = lsp.TextEdit(ls.lsp_range(uri, line, start, line, end), text)
+                    actions.append(lsp.CodeAction(
+                        title=f"Rewrite as {text.split()[0]} call",
+                        kind=lsp.CodeActionKind.RefactorRewrite,
+                        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+                    ))
+        return actions
+
+    return server
+
+
+def main() -> None:
+    build_server().start_io()
