@@ -10,8 +10,11 @@ HELP = "run the language server over stdio (diagnostics, hover, completion, code
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stdio", action="store_true",
-                        help="accepted for editors that pass it; stdio is the only transport")
+    parser.add_argument(
+        "--stdio",
+        action="store_true",
+        help="accepted for editors that pass it; stdio is the only transport",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -83,7 +83,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def explain(selector: str) -> str:
     code = lookup(selector)
     if code is None:
-        raise UsageError(f"--explain: unknown code {selector!r} (see bernstein-signals validate --help)")
+        raise UsageError(
+            f"--explain: unknown code {selector!r} (see bernstein-signals validate --help)"
+        )
     lines = [
         f"{code.code} {code.name} ({code.severity.value})",
         "",

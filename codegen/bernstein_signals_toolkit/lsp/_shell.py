@@ -18,8 +18,23 @@ UNKNOWN = "\uffff"
 """Stands for one unknown value in rendered text (a noncharacter: never in real output)."""
 
 _SEPARATORS = frozenset(";&|()")
-_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "command",
-                       "builtin", "exec", "time", "{"})
+_KEYWORDS = frozenset(
+    {
+        "if",
+        "then",
+        "else",
+        "elif",
+        "do",
+        "while",
+        "until",
+        "!",
+        "command",
+        "builtin",
+        "exec",
+        "time",
+        "{",
+    }
+)
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
 
@@ -119,8 +134,11 @@ def _words(text: str, line: int) -> Iterator[Word | str]:
                         word.add(text[pos + 1], pos + 1)
                         pos += 2
                     elif text[pos] in "$`":
-                        end = _skip_expansion(text, pos) if text[pos] == "$" else (
-                            text.find("`", pos + 1) + 1 or size)
+                        end = (
+                            _skip_expansion(text, pos)
+                            if text[pos] == "$"
+                            else (text.find("`", pos + 1) + 1 or size)
+                        )
                         word.add_unknown(pos, end)
                         pos = end
                     else:
@@ -153,8 +171,10 @@ def commands(text: str) -> Iterator[Command]:
                 current = []
                 continue
             literal = item.literal
-            if not current and literal is not None and (
-                literal in _KEYWORDS or _ASSIGNMENT.match(literal)
+            if (
+                not current
+                and literal is not None
+                and (literal in _KEYWORDS or _ASSIGNMENT.match(literal))
             ):
                 continue
             current.append(item)
@@ -169,8 +189,18 @@ def commands(text: str) -> Iterator[Command]:
 Origin = tuple[int, int, int]
 """(line, start column, end column) in the script of one rendered character."""
 
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "r": "\r", "a": "\a", "b": "\b", "f": "\f",
-            "v": "\v", '"': '"', "'": "'"}
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "\\": "\\",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    '"': '"',
+    "'": "'",
+}
 _CONVERSION = re.compile(r"%[-+ #0]*[0-9]*(?:\.[0-9]*)?([sdibuxXoc%])")
 
 
@@ -205,8 +235,10 @@ def _flat(word: Word) -> list[tuple[str, Origin]]:
     out: list[tuple[str, Origin]] = []
     for piece in word.pieces:
         if piece.known:
-            out += [(c, (word.line, col, col + 1)) for c, col in
-                    zip(piece.text, piece.columns, strict=True)]
+            out += [
+                (c, (word.line, col, col + 1))
+                for c, col in zip(piece.text, piece.columns, strict=True)
+            ]
         else:
             out.append((UNKNOWN, (word.line, piece.columns[0], piece.columns[1])))
     return out

@@ -113,8 +113,12 @@ def _log_findings(text: str, settings: Settings) -> list[Finding]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    report = conformance_report(lines, lenient=settings.lenient, enabled=settings.enabled,
-                                max_line_bytes=settings.max_line_bytes)
+    report = conformance_report(
+        lines,
+        lenient=settings.lenient,
+        enabled=settings.enabled,
+        max_line_bytes=settings.max_line_bytes,
+    )
     findings = []
     for d in report.diagnostics:
         line = d.line - 1
@@ -122,8 +126,9 @@ def _log_findings(text: str, settings: Settings) -> list[Finding]:
         edit = None
         if d.replacement is not None:
             edit = (line, 0, line, width, d.replacement)
-        findings.append(Finding(line, d.start, line, max(d.end, d.start), d.code, d.severity,
-                                d.message, edit))
+        findings.append(
+            Finding(line, d.start, line, max(d.end, d.start), d.code, d.severity, d.message, edit)
+        )
     return findings
 
 
@@ -137,8 +142,9 @@ def _shell_findings(text: str, settings: Settings) -> list[Finding]:
     checker = LineChecker(lenient=settings.lenient, enabled=settings.enabled)
     for number, line in enumerate(text.split("\n")):
         if len(line.encode("utf-8", "surrogatepass")) > settings.max_line_bytes:
-            findings.append(Finding(number, 0, number, 1, "BS002", Severity.WARNING,
-                                    "line too long to analyse"))
+            findings.append(
+                Finding(number, 0, number, 1, "BS002", Severity.WARNING, "line too long to analyse")
+            )
     long_lines = {finding.line for finding in findings}
     for command in commands(text):
         if command.words[0].line in long_lines:
@@ -170,13 +176,24 @@ def _printed_line(line: str, origins: list[Origin], checker: LineChecker) -> lis
             continue
         start = origins[min(d.start, len(origins) - 1)]
         end = origins[min(max(d.end, d.start + 1), len(origins)) - 1]
-        findings.append(Finding(start[0], start[1], end[0], end[2], d.code, d.severity,
-                                d.message, _literal_edit(line, origins, d.replacement)))
+        findings.append(
+            Finding(
+                start[0],
+                start[1],
+                end[0],
+                end[2],
+                d.code,
+                d.severity,
+                d.message,
+                _literal_edit(line, origins, d.replacement),
+            )
+        )
     return findings
 
 
-def _literal_edit(line: str, origins: list[Origin], replacement: str | None
-                  ) -> tuple[int, int, int, int, str] | None:
+def _literal_edit(
+    line: str, origins: list[Origin], replacement: str | None
+) -> tuple[int, int, int, int, str] | None:
     """Replace the signal in the script itself, when it is one plain run of source text."""
     if replacement is None or UNKNOWN in line or not origins:
         return None
@@ -214,8 +231,9 @@ def helper_usage(name: str) -> str | None:
 
 
 def _finding(word: Word, end_word: Word, code: str, message: str) -> Finding:
-    return Finding(word.line, word.start, end_word.line, end_word.end, code,
-                   CODES[code].severity, message)
+    return Finding(
+        word.line, word.start, end_word.line, end_word.end, code, CODES[code].severity, message
+    )
 
 
 def _helper_call(command: Command) -> list[Finding]:
@@ -257,22 +275,43 @@ def _helper_call(command: Command) -> list[Finding]:
                     positionals.append(skipped)
             guess = difflib.get_close_matches(literal, [f"--{o}" for o in optional], n=1)
             hint = f"; did you mean {guess[0]}?" if guess else ""
-            findings.append(_finding(word, word, "BS401", f"{name} has no option {literal}"
-                                     f" (options: {', '.join(f'--{o}' for o in optional)}){hint}"))
+            findings.append(
+                _finding(
+                    word,
+                    word,
+                    "BS401",
+                    f"{name} has no option {literal}"
+                    f" (options: {', '.join(f'--{o}' for o in optional)}){hint}",
+                )
+            )
+    usage = (helper_usage(name) or name).splitlines()[0]
     if len(positionals) < len(kind.required):
-        missing = ", ".join(p.upper() for p in kind.required[len(positionals):])
-        findings.append(_finding(head, command.words[-1], "BS402",
-                                 f"{name} needs {missing} (usage: {helper_usage(name).splitlines()[0]})"))  # type: ignore[union-attr]
-    for extra in positionals[len(kind.required):]:
-        findings.append(_finding(extra, extra, "BS403",
-                                 f"{name} takes {len(kind.required)} positional argument(s);"
-                                 " optional fields are --options"))
+        missing = ", ".join(p.upper() for p in kind.required[len(positionals) :])
+        findings.append(
+            _finding(
+                head,
+                command.words[-1],
+                "BS402",
+                f"{name} needs {missing} (usage: {usage})",
+            )
+        )
+    for extra in positionals[len(kind.required) :]:
+        findings.append(
+            _finding(
+                extra,
+                extra,
+                "BS403",
+                f"{name} takes {len(kind.required)} positional argument(s);"
+                " optional fields are --options",
+            )
+        )
     findings += _helper_payload(kind, dict(zip(kind.required, positionals, strict=False)), values)
     return findings
 
 
-def _helper_payload(kind: Kind, positional: dict[str, Word], options: dict[str, list[Word]]
-                    ) -> list[Finding]:
+def _helper_payload(
+    kind: Kind, positional: dict[str, Word], options: dict[str, list[Word]]
+) -> list[Finding]:
     """Check the literal values against the schema; unknown values are left alone."""
     payload: dict[str, Any] = {}
     where: dict[str, Word] = {}
@@ -287,12 +326,17 @@ def _helper_payload(kind: Kind, positional: dict[str, Word], options: dict[str, 
             where.setdefault(f"/{prop}", word)
     findings = []
     for error in validate_payload(SignalKind(kind.name), payload):
-        word = where.get(error.pointer)
-        if word is None or word.literal is None:
+        value = where.get(error.pointer)
+        if value is None or value.literal is None:
             continue
-        findings.append(_finding(word, word, "BS101",
-                                 f"{kind.name} payload at {error.pointer}: {error.message}"
-                                 f" [{error.rule}]"))
+        findings.append(
+            _finding(
+                value,
+                value,
+                "BS101",
+                f"{kind.name} payload at {error.pointer}: {error.message} [{error.rule}]",
+            )
+        )
     return findings
 
 
@@ -338,8 +382,11 @@ def _helper_words(kind: Kind, payload: dict[str, Any], sources: list[str]) -> li
         key in names
         and (
             isinstance(value, str)
-            or (kind.property(key).is_array and isinstance(value, list)
-                and all(isinstance(item, str) for item in value))
+            or (
+                kind.property(key).is_array
+                and isinstance(value, list)
+                and all(isinstance(item, str) for item in value)
+            )
             or value is None
         )
         for key, value in payload.items()

@@ -48,8 +48,11 @@ def kind_markdown(kind: Kind) -> str:
         f" {p.description} |"
         for p in kind.properties
     ]
-    table = (["| field | type | required | description |", "|---|---|---|---|", *rows]
-             if rows else ["No field is defined by the protocol."])
+    table = (
+        ["| field | type | required | description |", "|---|---|---|---|", *rows]
+        if rows
+        else ["No field is defined by the protocol."]
+    )
     terminal = "terminal" if kind.terminal else "not terminal"
     return "\n".join([f"**{kind.name}** ({terminal})", "", kind.description, "", *table])
 
@@ -170,8 +173,12 @@ def _helper_hover(document: str, line: int, column: int) -> Hover | None:
         if head.start <= column <= head.end and head.literal:
             usage = helper_usage(head.literal)
             if usage is not None:
-                return Hover(f"```sh\n{usage.splitlines()[0]}\n```\n\n"
-                             + "\n".join(usage.splitlines()[2:]), line, head.start, head.end)
+                return Hover(
+                    f"```sh\n{usage.splitlines()[0]}\n```\n\n" + "\n".join(usage.splitlines()[2:]),
+                    line,
+                    head.start,
+                    head.end,
+                )
     return None
 
 
@@ -193,23 +200,37 @@ def completions(document: str, line: int, column: int, *, shell: bool) -> list[C
         start = spot.index - len(partial.group(1))
         where = _range(spot, line, start, spot.index)
         for kind in _kinds().values():
-            items.append(Completion(kind.name, "terminal" if kind.terminal else "not terminal",
-                                    kind_markdown(kind), kind.name, *where))
+            items.append(
+                Completion(
+                    kind.name,
+                    "terminal" if kind.terminal else "not terminal",
+                    kind_markdown(kind),
+                    kind.name,
+                    *where,
+                )
+            )
         return items
     head = _HEAD.match(before)
-    kind = _kinds().get(head.group(4)) if head else None
+    payload_kind = _kinds().get(head.group(4)) if head else None
     key = _KEY_POSITION.search(before)
-    if head is None or kind is None or key is None or "{" not in before[head.end() :]:
+    if head is None or payload_kind is None or key is None or "{" not in before[head.end() :]:
         return items
     if before[head.end() :].count("{") - before[head.end() :].count("}") != 1:
         return items
     present = set(re.findall(r'"([A-Za-z0-9_]+)"\s*:', before[head.end() :]))
     start = spot.index - len(key.group(2)) - len(key.group(1))
     where = _range(spot, line, start, spot.index)
-    for prop in kind.properties:
+    for prop in payload_kind.properties:
         if prop.name not in present:
-            items.append(Completion(prop.name, type_expression(prop),
-                                    property_markdown(kind, prop), f'"{prop.name}":', *where))
+            items.append(
+                Completion(
+                    prop.name,
+                    type_expression(prop),
+                    property_markdown(payload_kind, prop),
+                    f'"{prop.name}":',
+                    *where,
+                )
+            )
     return items
 
 
@@ -231,8 +252,16 @@ def _helper_completions(document: str, line: int, column: int) -> list[Completio
         if not typed.startswith("b"):
             return []
         return [
-            Completion(name, "shell helper", helper_usage(name) or "", name, line, start, column,
-                       is_function=True)
+            Completion(
+                name,
+                "shell helper",
+                helper_usage(name) or "",
+                name,
+                line,
+                start,
+                column,
+                is_function=True,
+            )
             for name in sorted([*names, *FIXED_HELPERS])
             if name.startswith(typed)
         ]
@@ -240,8 +269,15 @@ def _helper_completions(document: str, line: int, column: int) -> list[Completio
     if kind is None or not typed.startswith("-"):
         return []
     return [
-        Completion(f"--{p.name}", type_expression(p), property_markdown(kind, p), f"--{p.name}",
-                   line, start, column)
+        Completion(
+            f"--{p.name}",
+            type_expression(p),
+            property_markdown(kind, p),
+            f"--{p.name}",
+            line,
+            start,
+            column,
+        )
         for p in kind.properties
         if not p.required and f"--{p.name}".startswith(typed)
     ]

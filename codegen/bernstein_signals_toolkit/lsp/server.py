@@ -126,10 +126,16 @@ class SignalsLanguageServer(LanguageServer):
             result = await self.workspace_configuration_async(
                 lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section=SECTION)])
             )
-        except Exception:  # noqa: BLE001 - a client without workspace/configuration
+        except Exception:  # a client without workspace/configuration support
             return
         config = result[0] if result and isinstance(result[0], dict) else {}
-        self.settings = _settings(config)
+        self.apply_settings(_settings(config))
+
+    def apply_settings(self, settings: analysis.Settings) -> None:
+        """Take new settings; re-check open documents only if something changed."""
+        if settings != self.settings:
+            self.settings = settings
+            self.rediagnose_all()
 
     def rediagnose_all(self) -> None:
         for uri in list(self.workspace.text_documents):
@@ -155,7 +161,6 @@ def build_server() -> SignalsLanguageServer:
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: SignalsLanguageServer, params: lsp.InitializedParams) -> None:
         await ls.refresh_settings()
-        ls.rediagnose_all()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration_changed(
@@ -163,10 +168,9 @@ def build_server() -> SignalsLanguageServer:
     ) -> None:
         settings = params.settings.get(SECTION) if isinstance(params.settings, dict) else None
         if isinstance(settings, dict):
-            ls.settings = _settings(settings)
+            ls.apply_settings(_settings(settings))
         else:
             await ls.refresh_settings()
-        ls.rediagnose_all()
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SignalsLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
@@ -189,8 +193,9 @@ def build_server() -> SignalsLanguageServer:
     def hover(ls: SignalsLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
         uri = params.text_document.uri
         line, column = ls.position(uri, params.position)
-        found = assist.hover(ls.workspace.get_text_document(uri).source, line, column,
-                             shell=ls.is_shell(uri))
+        found = assist.hover(
+            ls.workspace.get_text_document(uri).source, line, column, shell=ls.is_shell(uri)
+        )
         if found is None:
             return None
         return lsp.Hover(
@@ -205,17 +210,21 @@ def build_server() -> SignalsLanguageServer:
     def completion(ls: SignalsLanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList:
         uri = params.text_document.uri
         line, column = ls.position(uri, params.position)
-        found = assist.completions(ls.workspace.get_text_document(uri).source, line, column,
-                                   shell=ls.is_shell(uri))
+        found = assist.completions(
+            ls.workspace.get_text_document(uri).source, line, column, shell=ls.is_shell(uri)
+        )
         items = [
             lsp.CompletionItem(
                 label=item.label,
-                kind=lsp.CompletionItemKind.Function if item.is_function
-                else lsp.CompletionItemKind.Property if item.insert.startswith('"')
+                kind=lsp.CompletionItemKind.Function
+                if item.is_function
+                else lsp.CompletionItemKind.Property
+                if item.insert.startswith('"')
                 else lsp.CompletionItemKind.EnumMember,
                 detail=item.detail,
-                documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown,
-                                                value=item.documentation),
+                documentation=lsp.MarkupContent(
+                    kind=lsp.MarkupKind.Markdown, value=item.documentation
+                ),
                 text_edit=lsp.TextEdit(
                     range=ls.lsp_range(uri, item.line, item.start, item.line, item.end),
                     new_text=item.insert,
@@ -227,10 +236,13 @@ def build_server() -> SignalsLanguageServer:
 
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
-        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix,
-                                                 lsp.CodeActionKind.RefactorRewrite]),
+        lsp.CodeActionOptions(
+            code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.RefactorRewrite]
+        ),
     )
-    def code_action(ls: SignalsLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    def code_action(
+        ls: SignalsLanguageServer, params: lsp.CodeActionParams
+    ) -> list[lsp.CodeAction]:
         uri = params.text_document.uri
         actions = []
         for diagnostic in params.context.diagnostics:
@@ -240,13 +252,15 @@ def build_server() -> SignalsLanguageServer:
             with contextlib.suppress(TypeError, ValueError):
                 line, start, end_line, end, text = data["edit"]
                 edit = lsp.TextEdit(ls.lsp_range(uri, line, start, end_line, end), str(text))
-                actions.append(lsp.CodeAction(
-                    title=f"Replace with: {text}",
-                    kind=lsp.CodeActionKind.QuickFix,
-                    diagnostics=[diagnostic],
-                    is_preferred=True,
-                    edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
-                ))
+                actions.append(
+                    lsp.CodeAction(
+                        title=f"Replace with: {text}",
+                        kind=lsp.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        is_preferred=True,
+                        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+                    )
+                )
         if ls.is_shell(uri):
             source = ls.workspace.get_text_document(uri).source
             rows = range(params.range.start.line, params.range.end.line + 1)
@@ -255,11 +269,13 @@ def build_server() -> SignalsLanguageServer:
                     break
                 for line, start, end, text in analysis.rewrite_as_helper(source, row):
                     edit = lsp.TextEdit(ls.lsp_range(uri, line, start, line, end), text)
-                    actions.append(lsp.CodeAction(
-                        title=f"Rewrite as {text.split()[0]} call",
-                        kind=lsp.CodeActionKind.RefactorRewrite,
-                        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
-                    ))
+                    actions.append(
+                        lsp.CodeAction(
+                            title=f"Rewrite as {text.split()[0]} call",
+                            kind=lsp.CodeActionKind.RefactorRewrite,
+                            edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+                        )
+                    )
         return actions
 
     return server

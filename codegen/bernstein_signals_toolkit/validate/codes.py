@@ -37,7 +37,7 @@ class Code:
     good: str = ""
 
 
-_CODES = (
+_CODES: tuple[Code, ...] = (
     Code(
         "BS001",
         "invalid-utf8",
@@ -292,34 +292,46 @@ _CODES = (
 
 _CODES += (
     Code(
-        "BS401", "helper-unknown-option", Severity.ERROR,
+        "BS401",
+        "helper-unknown-option",
+        Severity.ERROR,
         "A shell helper is called with an option it does not have.",
         "The generated helpers take `--<property>` options for the optional fields of their"
         " kind only; any other argument starting with `-` before `--` makes the helper fail"
         " with status 2 and print nothing. Put `--` before a positional value that starts"
         " with `-`.",
-        "bernstein_question 'Go?' --option yes", "bernstein_question 'Go?' --options yes",
+        "bernstein_question 'Go?' --option yes",
+        "bernstein_question 'Go?' --options yes",
     ),
     Code(
-        "BS402", "helper-missing-argument", Severity.ERROR,
+        "BS402",
+        "helper-missing-argument",
+        Severity.ERROR,
         "A shell helper call lacks a required argument or an option's value.",
         "Required fields are positional, in the order of the schema's `required` list; a"
         " missing one makes the helper fail with status 2 and print nothing.",
-        "bernstein_blocked", "bernstein_blocked 'GITHUB_TOKEN is not set'",
+        "bernstein_blocked",
+        "bernstein_blocked 'GITHUB_TOKEN is not set'",
     ),
     Code(
-        "BS403", "helper-extra-argument", Severity.ERROR,
+        "BS403",
+        "helper-extra-argument",
+        Severity.ERROR,
         "A shell helper call has more positional arguments than its kind has required fields.",
         "Optional fields are passed as `--<property> VALUE`, never positionally.",
-        "bernstein_failed 'exit 2'", "bernstein_failed --reason 'exit 2'",
+        "bernstein_failed 'exit 2'",
+        "bernstein_failed --reason 'exit 2'",
     ),
     Code(
-        "BS404", "unknown-helper", Severity.ERROR,
+        "BS404",
+        "unknown-helper",
+        Severity.ERROR,
         "A call of a `bernstein_` function that the helper library does not define.",
         "The library defines one function per kind (`bernstein_<kind>`) plus bernstein_emit,"
         " bernstein_run, bernstein_ask and bernstein_guard. A kind added to the vocabulary"
         " gets its function when the library is regenerated.",
-        "bernstein_complete", "bernstein_completed",
+        "bernstein_complete",
+        "bernstein_completed",
     ),
 )
 

@@ -1,0 +1,379 @@
+"""The language server end to end: a real LSP client (pytest-lsp) over stdio.
+
+Nothing here calls a handler directly, and nothing asserts on timing: waits
+are for notifications, bounded by the per-test timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from bernstein_signals_toolkit.validate import CODES
+
+SERVER = [sys.executable, "-m", "bernstein_signals_toolkit.cli", "lsp"]
+SECTION = "bernsteinSignals"
+
+pytestmark = pytest.mark.timeout(120)
+_INITIALIZED: dict[int, lsp.InitializeResult] = {}
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))  # type: ignore[untyped-decorator]
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    lsp_client.set_configuration({}, section=SECTION)
+    result = await lsp_client.initialize_session(
+        lsp.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
+    )
+    _INITIALIZED[id(lsp_client)] = result
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _open(
+    client: LanguageClient, uri: str, text: str, language: str = "plaintext", version: int = 1
+) -> list[lsp.Diagnostic]:
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, language, version, text))
+    )
+    return await _diagnostics(client, uri, version)
+
+
+async def _diagnostics(client: LanguageClient, uri: str, version: int) -> list[lsp.Diagnostic]:
+    """Wait until the server publishes diagnostics for this version of the document."""
+    while True:
+        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.uri == uri and params.version == version:
+            return list(params.diagnostics)
+
+
+def _change(
+    client: LanguageClient, uri: str, version: int, *, at: tuple[int, int, int], text: str
+) -> None:
+    """Replace ``text`` over (line, start, end) of the document: an incremental change."""
+    line, start, end = at
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[
+                lsp.TextDocumentContentChangePartial(
+                    range=lsp.Range(lsp.Position(line, start), lsp.Position(line, end)),
+                    text=text,
+                )
+            ],
+        )
+    )
+
+
+def _codes(diagnostics: list[lsp.Diagnostic]) -> list[str]:
+    return sorted(str(d.code) for d in diagnostics)
+
+
+# ---------------------------------------------------------------------------
+# Diagnostics
+# ---------------------------------------------------------------------------
+
+
+async def test_capabilities(client: LanguageClient) -> None:
+    result = _INITIALIZED[id(client)]
+    assert result.server_info is not None
+    assert result.server_info.name == "bernstein-signals"
+    capabilities = result.capabilities
+    sync = capabilities.text_document_sync
+    assert isinstance(sync, lsp.TextDocumentSyncOptions)
+    assert sync.change == lsp.TextDocumentSyncKind.Incremental
+    assert capabilities.hover_provider
+    assert capabilities.completion_provider is not None
+    assert ":" in (capabilities.completion_provider.trigger_characters or [])
+    assert capabilities.code_action_provider
+
+
+async def test_log_diagnostics_have_utf16_ranges_codes_and_severities(
+    client: LanguageClient,
+) -> None:
+    text = (
+        'BERNSTEIN:FAILED {"reason":"naïve 🎉 ok","code":"😀😀"} trailing\n'
+        'BERNSTEIN:QUESTION {"id":"🎉","question":""}\n'
+        "BERNSTEIN:COMPLETED\n"
+    )
+    diagnostics = await _open(client, "file:///run.log", text)
+    by_code = {str(d.code): d for d in diagnostics}
+    assert set(by_code) == {"BS211", "BS101"}
+    trailing = by_code["BS211"]
+    # 'naïve 🎉 ok' and '😀😀': the emoji count twice in UTF-16, 'ï' once.
+    prefix = 'BERNSTEIN:FAILED {"reason":"naïve 🎉 ok","code":"😀😀"}'
+    assert trailing.range.start == lsp.Position(0, len(prefix.encode("utf-16-le")) // 2)
+    assert trailing.range.end.character == len(text.split("\n", 1)[0].encode("utf-16-le")) // 2
+    assert trailing.severity == lsp.DiagnosticSeverity.Warning
+    schema = by_code["BS101"]
+    start = len('BERNSTEIN:QUESTION {"id":"🎉","question":'.encode("utf-16-le")) // 2
+    assert schema.range == lsp.Range(lsp.Position(1, start), lsp.Position(1, start + 2))
+    assert schema.severity == lsp.DiagnosticSeverity.Error
+    assert all(str(d.code) in CODES and d.source == "bernstein-signals" for d in diagnostics)
+
+
+async def test_incremental_edits_update_diagnostics(client: LanguageClient) -> None:
+    uri = "file:///edit.log"
+    diagnostics = await _open(client, uri, "BERNSTEIN:COMPLETE\n")
+    assert _codes(diagnostics) == ["BS204", "BS301"]
+    _change(client, uri, 2, at=(0, 18, 18), text="D")
+    assert await _diagnostics(client, uri, 2) == []
+    _change(client, uri, 3, at=(0, 0, 0), text="  ")
+    assert _codes(await _diagnostics(client, uri, 3)) == ["BS208", "BS301"]
+
+
+async def test_rapid_edits_publish_only_the_last_version(client: LanguageClient) -> None:
+    uri = "file:///typing.log"
+    await _open(client, uri, "\n")
+    typed = "BERNSTEIN:QUESTION {}"
+    for index, char in enumerate(typed):
+        _change(client, uri, index + 2, at=(0, index, index), text=char)
+    final = len(typed) + 1
+    diagnostics = await _diagnostics(client, uri, final)
+    assert _codes(diagnostics) == ["BS101", "BS301"]
+
+
+async def test_shell_script_diagnostics(client: LanguageClient) -> None:
+    script = (
+        "#!/bin/sh\n"
+        "printf 'BERNSTEIN:COMPLETE\\n'\n"
+        'printf \'BERNSTEIN:FAILED {"reason":"exit %d"}\\n\' "$rc"\n'
+        'printf \'BERNSTEIN:PLAN_READY {"path":"%s"}\\n\' "$plan"\n'
+        'echo \'BERNSTEIN:PLAN_READY {"path":"/etc/passwd"}\'\n'
+        "bernstein_question 'Apply?' --option yes\n"
+        "bernstein_plan_ready ../outside.md\n"
+        "bernstein_blocked\n"
+        'bernstein_question "$q" --id "$id"\n'
+        "bernstein_completd\n"
+    )
+    diagnostics = await _open(client, "file:///wrapper.sh", script, "shellscript")
+    found = sorted((d.range.start.line, str(d.code)) for d in diagnostics)
+    assert found == [
+        (1, "BS204"),
+        (4, "BS101"),
+        (5, "BS401"),
+        (6, "BS101"),
+        (7, "BS402"),
+        (9, "BS404"),
+    ]
+    unknown_kind = next(d for d in diagnostics if d.code == "BS204")
+    assert unknown_kind.range.start.character == len("printf 'BERNSTEIN:")
+    traversal = next(d for d in diagnostics if d.code == "BS101" and d.range.start.line == 6)
+    assert traversal.range.start.character == len("bernstein_plan_ready ")
+
+
+async def test_settings_select_ignore_and_lenient(client: LanguageClient) -> None:
+    text = "  BERNSTEIN:COMPLETED\nBERNSTEIN:COMPLETE\n"
+    assert _codes(await _open(client, "file:///a.log", text)) == ["BS204", "BS208", "BS301"]
+    client.set_configuration({"lenient": True, "ignore": ["unknown-kind"]}, section=SECTION)
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    diagnostics = await _diagnostics(client, "file:///a.log", 1)
+    assert [(str(d.code), d.severity) for d in diagnostics] == [
+        ("BS208", lsp.DiagnosticSeverity.Information)
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Hover, completion, code actions
+# ---------------------------------------------------------------------------
+
+
+async def _hover(client: LanguageClient, uri: str, line: int, character: int) -> str | None:
+    result = await client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
+    )
+    if result is None:
+        return None
+    assert isinstance(result.contents, lsp.MarkupContent)
+    return result.contents.value
+
+
+async def test_hover(client: LanguageClient) -> None:
+    uri = "file:///hover.log"
+    await _open(client, uri, 'BERNSTEIN:QUESTION {"question":"Go?","id":"q-1","x":1}\nplain\n')
+    kind = await _hover(client, uri, 0, 12)
+    assert kind is not None
+    assert "**QUESTION** (not terminal)" in kind
+    assert "The adapter needs an answer" in kind
+    assert "| `options` | `list[str] | null` | no |" in kind
+    key = await _hover(client, uri, 0, 22)
+    assert key is not None
+    assert key.startswith("**question**: `str` (required, QUESTION)")
+    extra = await _hover(client, uri, 0, 50)
+    assert extra is not None
+    assert "adapter-specific extra" in extra
+    assert await _hover(client, uri, 1, 2) is None
+
+    script_uri = "file:///hover.sh"
+    await _open(
+        client,
+        script_uri,
+        "bernstein_question 'Go?' --id q\nprintf 'BERNSTEIN:BLOCKED {\"reason\":\"x\"}\\n'\n",
+        "shellscript",
+    )
+    usage = await _hover(client, script_uri, 0, 3)
+    assert usage is not None
+    assert "bernstein_question QUESTION [--options OPTIONS]... [--id ID]" in usage
+    in_printf = await _hover(client, script_uri, 1, 20)
+    assert in_printf is not None
+    assert "**BLOCKED**" in in_printf
+
+
+async def _complete(
+    client: LanguageClient, uri: str, line: int, character: int
+) -> list[lsp.CompletionItem]:
+    result = await client.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
+    )
+    assert isinstance(result, lsp.CompletionList)
+    return list(result.items)
+
+
+async def test_completion(client: LanguageClient) -> None:
+    uri = "file:///complete.log"
+    await _open(client, uri, 'BERNSTEIN:PL\nBERNSTEIN:QUESTION {"question":"x", \n')
+    kinds = await _complete(client, uri, 0, 12)
+    assert {item.label for item in kinds} >= {"PLAN_DRAFT", "PLAN_READY", "COMPLETED"}
+    edit = kinds[0].text_edit
+    assert isinstance(edit, lsp.TextEdit)
+    assert edit.range == lsp.Range(lsp.Position(0, 10), lsp.Position(0, 12))
+    fields = await _complete(client, uri, 1, 36)
+    assert {item.label for item in fields} == {"options", "id"}
+    options = next(item for item in fields if item.label == "options")
+    assert options.detail == "list[str] | null"
+    assert isinstance(options.text_edit, lsp.TextEdit)
+    assert options.text_edit.new_text == '"options":'
+
+    script = "file:///complete.sh"
+    await _open(client, script, "bernstein_q\nbernstein_question 'Go?' --\n", "shellscript")
+    helpers = await _complete(client, script, 0, 11)
+    assert [item.label for item in helpers] == ["bernstein_question"]
+    assert helpers[0].kind == lsp.CompletionItemKind.Function
+    flags = await _complete(client, script, 1, 27)
+    assert {item.label for item in flags} == {"--options", "--id"}
+
+
+async def test_code_actions(client: LanguageClient) -> None:
+    uri = "file:///fix.log"
+    diagnostics = await _open(client, uri, "bernstein:COMPLETED\n")
+    fixable = [d for d in diagnostics if d.code == "BS201"]
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(uri),
+            lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+            lsp.CodeActionContext(diagnostics=fixable),
+        )
+    )
+    assert actions is not None
+    [action] = actions
+    assert isinstance(action, lsp.CodeAction)
+    assert action.kind == lsp.CodeActionKind.QuickFix
+    assert action.edit is not None
+    assert action.edit.changes is not None
+    assert {k: list(v) for k, v in action.edit.changes.items()} == {
+        uri: [
+            lsp.TextEdit(lsp.Range(lsp.Position(0, 0), lsp.Position(0, 19)), "BERNSTEIN:COMPLETED")
+        ]
+    }
+
+    script = "file:///rewrite.sh"
+    text = (
+        "printf 'BERNSTEIN:QUESTION %s\\n' "
+        '\'{"question":"Apply migration?","options":["yes","no"],"id":"q-001"}\'\n'
+        'printf \'BERNSTEIN:FAILED {"reason":"exit %d"}\\n\' "$rc"\n'
+    )
+    await _open(client, script, text, "shellscript")
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(script),
+            lsp.Range(lsp.Position(0, 0), lsp.Position(1, 0)),
+            lsp.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert actions is not None
+    edits = [
+        change.new_text
+        for action in actions
+        if isinstance(action, lsp.CodeAction) and action.edit and action.edit.changes
+        for change in action.edit.changes[script]
+    ]
+    assert edits == [
+        "bernstein_question 'Apply migration?' --options yes --options no --id q-001",
+        'bernstein_failed --reason "exit $rc"',
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Robustness: big documents, bad requests
+# ---------------------------------------------------------------------------
+
+
+async def test_a_ten_megabyte_line_does_not_stall_the_server(client: LanguageClient) -> None:
+    uri = "file:///huge.log"
+    text = 'BERNSTEIN:PLAN_DRAFT {"markdown":"' + "x" * (10 << 20) + '"}\nBERNSTEIN:COMPLETED\n'
+    diagnostics = await _open(client, uri, text)
+    assert _codes(diagnostics) == ["BS002"]
+    assert await _hover(client, uri, 1, 12) is not None
+
+
+async def test_a_large_log_does_not_block_other_requests(client: LanguageClient) -> None:
+    uri = "file:///big.log"
+    lines = [f"worker {n} did a thing" for n in range(100_000)]
+    lines[50_000] = "BERNSTEIN:COMPLETE"
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(uri, "plaintext", 1, "\n".join(lines) + "\n")
+        )
+    )
+    small = "file:///small.log"
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(small, "plaintext", 1, "BERNSTEIN:COMPLETED\n")
+        )
+    )
+    assert await _hover(client, small, 0, 12) is not None
+    diagnostics = await _diagnostics(client, uri, 1)
+    assert [(d.range.start.line, str(d.code)) for d in diagnostics] == [
+        (50_000, "BS204"),
+        (99_999, "BS301"),
+    ]
+
+
+async def test_malformed_requests_get_errors_not_crashes(client: LanguageClient) -> None:
+    writer = client.protocol.writer
+    assert writer is not None
+    bodies = [
+        b"{not json at all",
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": "bad-1",
+                "method": "textDocument/hover",
+                "params": {"textDocument": {"uri": 7}, "position": "nowhere"},
+            }
+        ).encode(),
+        json.dumps(
+            {"jsonrpc": "2.0", "id": "bad-2", "method": "textDocument/completion", "params": None}
+        ).encode(),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didChange",
+                "params": {
+                    "textDocument": {"uri": "file:///nope.log", "version": 2},
+                    "contentChanges": [{"text": 5}],
+                },
+            }
+        ).encode(),
+    ]
+    for body in bodies:
+        writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    uri = "file:///still-alive.log"
+    assert _codes(await _open(client, uri, "BERNSTEIN:COMPLETE\n")) == ["BS204", "BS301"]
+    assert await _hover(client, uri, 5, 99) is None
+    assert await _hover(client, uri, 0, 12) is None  # an unknown kind has no hover
