@@ -156,10 +156,10 @@ async def test_shell_script_diagnostics(client: LanguageClient) -> None:
     assert found == [
         (1, "BS204"),
         (4, "BS101"),
-        (5, "BS401"),
+        (5, "BS501"),
         (6, "BS101"),
-        (7, "BS402"),
-        (9, "BS404"),
+        (7, "BS502"),
+        (9, "BS504"),
     ]
     unknown_kind = next(d for d in diagnostics if d.code == "BS204")
     assert unknown_kind.range.start.character == len("printf 'BERNSTEIN:")

@@ -247,7 +247,7 @@ def _helper_call(command: Command) -> list[Finding]:
         known = sorted([*kinds, *FIXED_HELPERS])
         guess = difflib.get_close_matches(name, known, n=1)
         hint = f"; did you mean {guess[0]}?" if guess else ""
-        return [_finding(head, head, "BS404", f"no helper named {name}{hint}")]
+        return [_finding(head, head, "BS504", f"no helper named {name}{hint}")]
     optional = {p.name: p for p in kind.properties if not p.required}
     findings: list[Finding] = []
     positionals: list[Word] = []
@@ -263,7 +263,7 @@ def _helper_call(command: Command) -> list[Finding]:
         elif literal.startswith("--") and literal[2:] in optional:
             value = next(words, None)
             if value is None:
-                findings.append(_finding(word, word, "BS402", f"{literal} needs a value"))
+                findings.append(_finding(word, word, "BS502", f"{literal} needs a value"))
             else:
                 values.setdefault(literal[2:], []).append(value)
         elif literal == "--help":
@@ -279,7 +279,7 @@ def _helper_call(command: Command) -> list[Finding]:
                 _finding(
                     word,
                     word,
-                    "BS401",
+                    "BS501",
                     f"{name} has no option {literal}"
                     f" (options: {', '.join(f'--{o}' for o in optional)}){hint}",
                 )
@@ -291,7 +291,7 @@ def _helper_call(command: Command) -> list[Finding]:
             _finding(
                 head,
                 command.words[-1],
-                "BS402",
+                "BS502",
                 f"{name} needs {missing} (usage: {usage})",
             )
         )
@@ -300,7 +300,7 @@ def _helper_call(command: Command) -> list[Finding]:
             _finding(
                 extra,
                 extra,
-                "BS403",
+                "BS503",
                 f"{name} takes {len(kind.required)} positional argument(s);"
                 " optional fields are --options",
             )

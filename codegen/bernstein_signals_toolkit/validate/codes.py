@@ -3,7 +3,7 @@
 Codes never change meaning once released; a retired code is not reused.
 ``BS0xx`` concern the line itself, ``BS1xx`` a payload against its schema,
 ``BS2xx`` near-misses that readers treat as plain stdout, ``BS3xx`` the stream,
-``BS4xx`` calls of the generated shell helpers (reported by the language server).
+``BS5xx`` calls of the generated shell helpers (reported by the language server).
 """
 
 from __future__ import annotations
@@ -292,7 +292,7 @@ _CODES: tuple[Code, ...] = (
 
 _CODES += (
     Code(
-        "BS401",
+        "BS501",
         "helper-unknown-option",
         Severity.ERROR,
         "A shell helper is called with an option it does not have.",
@@ -304,7 +304,7 @@ _CODES += (
         "bernstein_question 'Go?' --options yes",
     ),
     Code(
-        "BS402",
+        "BS502",
         "helper-missing-argument",
         Severity.ERROR,
         "A shell helper call lacks a required argument or an option's value.",
@@ -314,7 +314,7 @@ _CODES += (
         "bernstein_blocked 'GITHUB_TOKEN is not set'",
     ),
     Code(
-        "BS403",
+        "BS503",
         "helper-extra-argument",
         Severity.ERROR,
         "A shell helper call has more positional arguments than its kind has required fields.",
@@ -323,7 +323,7 @@ _CODES += (
         "bernstein_failed --reason 'exit 2'",
     ),
     Code(
-        "BS404",
+        "BS504",
         "unknown-helper",
         Severity.ERROR,
         "A call of a `bernstein_` function that the helper library does not define.",
