@@ -119,11 +119,11 @@ def test_ask_without_id_takes_the_first_null_reply(shell: str) -> None:
 
 
 def test_ask_default_variable_and_no_answer_on_stdout(shell: str) -> None:
-    body = 'out=$(bernstein_ask 'Go?' --id x)\nprintf "%s|%s" "$out" "$BERNSTEIN_ANSWER" >&2'
+    body = 'out=$(bernstein_ask "Go?" --id x)\nprintf "%s|%s" "$out" "$BERNSTEIN_ANSWER" >&2'
     result = run(shell, body, stdin=b'{"in_reply_to":"x","answer":"secret"}\n')
     assert result.stdout == b""
     assert result.stderr == b'BERNSTEIN:QUESTION {"id":"x","question":"Go?"}|'
-    body = 'bernstein_ask 'Go?' --id x\nprintf "[%s]" "$BERNSTEIN_ANSWER" >&2'
+    body = 'bernstein_ask "Go?" --id x\nprintf "[%s]" "$BERNSTEIN_ANSWER" >&2'
     result = run(shell, body, stdin=b'{"in_reply_to":"x","answer":"secret"}\n')
     assert b"secret" not in result.stdout
     assert result.stderr == b"[secret]"
