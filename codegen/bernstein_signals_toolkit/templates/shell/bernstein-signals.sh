@@ -683,9 +683,20 @@ _bsig_on_exit() {
       bernstein_failed --reason "exit $1" || :
     fi
   fi
-  if [ -n "$_bsig_old_exit" ]; then
+  # The caller's own EXIT trap (bash, ksh93), with $? as it would have seen it.
+  if [ -z "$_bsig_old_exit" ]; then
+    :
+  elif [ "$1" -eq 0 ]; then
     eval "$_bsig_old_exit"
+  else
+    _bsig_status "$1" || eval "$_bsig_old_exit"
   fi
+  # mksh exits with the trap's status after `exit` in a signal trap: keep N.
+  return "$1"
+}
+
+_bsig_status() {
+  return "$1"
 }
 
 _bsig_on_signal() {
