@@ -695,6 +695,12 @@ _bsig_on_exit() {
   return "$1"
 }
 
+_bsig_zshexit() {
+  _bsig_rc=$?
+  [ "${ZSH_SUBSHELL:-0}" -eq 0 ] || return 0
+  _bsig_on_exit "$_bsig_rc"
+}
+
 _bsig_status() {
   return "$1"
 }
@@ -725,10 +731,13 @@ bernstein_guard() {
       _bsig_old_exit=$(trap -p EXIT)
       ;;
     zsh)
-      # A zsh EXIT trap set in a function runs when the function returns, and
-      # zshexit does not run when errexit ends the script; POSIX_TRAPS makes
-      # this EXIT trap the shell's own. localoptions restores the option.
+      # A zsh EXIT trap set in a function runs when the function returns;
+      # POSIX_TRAPS makes this one the shell's own (localoptions restores the
+      # option). But zsh puts back an EXIT trap that existed before the call,
+      # so zshexit covers that case too, except when errexit ends the script
+      # (zshexit does not run then). A constant string: not data.
       setopt localoptions posixtraps
+      eval 'zshexit_functions+=(_bsig_zshexit)'
       ;;
   esac
   trap '_bsig_on_exit "$?"' EXIT
