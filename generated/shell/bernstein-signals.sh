@@ -405,6 +405,7 @@ _bsig_key_lt() {
 }
 _bsig_order=0123456789_abcdefghijklmnopqrstuvwxyz
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_emit() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
@@ -478,6 +479,7 @@ terminal signal itself or ended without a newline (the signal would then be
 glued to its last line). `bernstein-signals wrap` can.'
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_run() {
   _bsig_fn=bernstein_run
   case ${1-} in
@@ -567,6 +569,7 @@ _bsig_can_time_out() {
   [ $? -le 1 ]
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_ask() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
@@ -714,6 +717,7 @@ _bsig_on_signal() {
   exit "$2"
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_guard() {
   _bsig_fn=bernstein_guard
   case ${1-} in --help) _bsig_help_guard; return ;; esac
@@ -770,6 +774,7 @@ Arguments (after --, every argument is positional):
       absent) when there is no suggestion.'
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_blocked() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
@@ -829,6 +834,7 @@ optional and may hold any adapter-specific extras (for example a summary or
 token counts); no field is defined by the protocol.'
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_completed() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
@@ -871,6 +877,7 @@ Arguments (after --, every argument is positional):
       a signal ("signal TERM") or a short message.'
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_failed() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
@@ -934,6 +941,7 @@ Arguments (after --, every argument is positional):
       character, so that an orchestrator can never be sent outside .sdd/.'
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_plan_draft() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
@@ -1005,6 +1013,7 @@ Arguments (after --, every argument is positional):
       outside .sdd/.'
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_plan_ready() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
@@ -1069,6 +1078,7 @@ Arguments (after --, every argument is positional):
       an empty id could not be told apart from a missing one.'
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_question() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside

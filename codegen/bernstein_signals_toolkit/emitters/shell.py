@@ -265,6 +265,7 @@ def _function(kind: Kind) -> list[str]:
         f"# {_usage(kind, fields)}",
         *_help(kind, fields),
         "",
+        "# shellcheck disable=SC2120 # may be called without arguments",
         f"bernstein_{kind.snake}() {{",
         "  case $_bsig_sh in bash | zsh)",
         "    # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside",

@@ -403,6 +403,7 @@ _bsig_key_lt() {
 }
 _bsig_order=0123456789_abcdefghijklmnopqrstuvwxyz
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_emit() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
@@ -476,6 +477,7 @@ terminal signal itself or ended without a newline (the signal would then be
 glued to its last line). `bernstein-signals wrap` can.'
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_run() {
   _bsig_fn=bernstein_run
   case ${1-} in
@@ -565,6 +567,7 @@ _bsig_can_time_out() {
   [ $? -le 1 ]
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_ask() {
   case $_bsig_sh in bash | zsh)
     # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
@@ -712,6 +715,7 @@ _bsig_on_signal() {
   exit "$2"
 }
 
+# shellcheck disable=SC2120 # may be called without arguments
 bernstein_guard() {
   _bsig_fn=bernstein_guard
   case ${1-} in --help) _bsig_help_guard; return ;; esac
