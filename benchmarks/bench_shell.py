@@ -51,7 +51,9 @@ done >/dev/null"""
 def _time(command: list[str], locale: str) -> float:
     env = {"PATH": os.environ["PATH"], "LC_ALL": locale, "BSIG_LIB": str(LIBRARY)}
     start = time.perf_counter()
-    subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(
+        command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True
+    )
     return time.perf_counter() - start
 
 
@@ -96,9 +98,14 @@ def main(quick: bool) -> None:
         print("jq is not installed: no baseline")
         return
     _check_same_payload(text)
-    print(f"QUESTION with a {len(text.encode())}-byte, {text.count(chr(10))}-line question, "
-          f"{count} signals per shell (jq: {jq_count} processes, scaled)")
-    print(f"{'shell':<8} {'locale':<8} {'per 1,000':>10} {'us/signal':>10} {'jq per 1,000':>13} {'vs jq':>8}")
+    print(
+        f"QUESTION with a {len(text.encode())}-byte, {text.count(chr(10))}-line question, "
+        f"{count} signals per shell (jq: {jq_count} processes, scaled)"
+    )
+    print(
+        f"{'shell':<8} {'locale':<8} {'per 1,000':>10} {'us/signal':>10}"
+        f" {'jq per 1,000':>13} {'vs jq':>8}"
+    )
     for locale in LOCALES:
         jq = _jq_per_call(text, jq_count, locale)
         for name, command in SHELLS.items():

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pytest
 from shell_support import NO_EXTERNALS, reference_format, run, shell_command
 
-QUESTION = reference_format("QUESTION", {"question": "Apply?", "options": ["yes", "-no"], "id": "-q"})
+QUESTION = reference_format(
+    "QUESTION", {"question": "Apply?", "options": ["yes", "-no"], "id": "-q"}
+)
 
 
 @pytest.mark.parametrize(
@@ -43,10 +48,13 @@ bernstein_blocked 'GITHUB_TOKEN is not set' --hint 'export GITHUB_TOKEN and re-r
         b"BERNSTEIN:COMPLETED",
         b"BERNSTEIN:FAILED",
         reference_format("FAILED", {"reason": "exit 2"}),
-        reference_format("PLAN_DRAFT", {"markdown": "# Plan\n- step 1", "path": ".sdd/plans/fix-login.md"}),
+        reference_format(
+            "PLAN_DRAFT", {"markdown": "# Plan\n- step 1", "path": ".sdd/plans/fix-login.md"}
+        ),
         reference_format("PLAN_READY", {"path": ".sdd/plans/2026/q4-roadmap.md"}),
         reference_format(
-            "BLOCKED", {"reason": "GITHUB_TOKEN is not set", "hint": "export GITHUB_TOKEN and re-run"}
+            "BLOCKED",
+            {"reason": "GITHUB_TOKEN is not set", "hint": "export GITHUB_TOKEN and re-run"},
         ),
     ]
 
@@ -105,7 +113,9 @@ def test_control_characters_in_a_path_are_refused(shell: str) -> None:
     assert result.stdout == b"status=2\n"
 
 
-@pytest.mark.parametrize("path", [".sdd/plans/fix.md", ".sdd/...", ".sdd/.hidden/a", ".sdd/a b/é\x7f"])
+@pytest.mark.parametrize(
+    "path", [".sdd/plans/fix.md", ".sdd/...", ".sdd/.hidden/a", ".sdd/a b/é\x7f"]
+)
 def test_plan_paths_the_pattern_allows(shell: str, path: str) -> None:
     result = run(shell, 'bernstein_plan_ready "$1"', path)
     assert result.lines == [reference_format("PLAN_READY", {"path": path})]
@@ -120,13 +130,25 @@ def test_a_failed_call_aborts_a_set_e_script(shell: str) -> None:
 def test_help_from_the_schema(shell: str) -> None:
     result = run(shell, "bernstein_question --help")
     assert result.status == 0
-    assert result.stdout.startswith(b"Usage: bernstein_question QUESTION [--options VALUE]... [--id VALUE]")
+    assert result.stdout.startswith(
+        b"Usage: bernstein_question QUESTION [--options VALUE]... [--id VALUE]"
+    )
     assert b"The adapter needs an answer from the operator" in result.stdout
-    for function in ("completed", "failed", "plan_draft", "plan_ready", "blocked", "emit", "run", "ask", "guard"):
+    for function in (
+        "completed",
+        "failed",
+        "plan_draft",
+        "plan_ready",
+        "blocked",
+        "emit",
+        "run",
+        "ask",
+        "guard",
+    ):
         assert run(shell, f"bernstein_{function} --help").stdout.startswith(b"Usage: bernstein_")
 
 
-@pytest.mark.parametrize("name", NO_EXTERNALS + ("dash", "busybox"))
+@pytest.mark.parametrize("name", [*NO_EXTERNALS, "dash", "busybox"])
 def test_no_external_program_is_started(name: str) -> None:
     shell_command(name)
     body = """set -eu
@@ -173,15 +195,12 @@ def test_only_reserved_names_are_added(shell_name: str, names: str) -> None:
     body = f"""{names} > "$1"
 bernstein_question x --options a --id b >/dev/null
 bernstein_emit X a=1 b:='[1]' >/dev/null
-printf '{{"in_reply_to":null,"answer":"a"}}\\n' > "$1.in" 2>/dev/null || print -r -- '{{"in_reply_to":null,"answer":"a"}}' > "$1.in"
-bernstein_ask Q < "$1.in" >/dev/null
+bernstein_ask Q >/dev/null
 {names} > "$2" """
-    import tempfile
-    from pathlib import Path
-
     with tempfile.TemporaryDirectory() as scratch:
         before, after = Path(scratch, "before"), Path(scratch, "after")
-        result = run(shell_name, body, str(before), str(after))
+        reply = b'{"in_reply_to":null,"answer":"a"}\n'
+        result = run(shell_name, body, str(before), str(after), stdin=reply)
         assert result.status == 0, result.stderr
         added = set(after.read_text().split()) - set(before.read_text().split())
     added -= {"BERNSTEIN_ANSWER", "_", "BASH_COMMAND", "BASH_LINENO", "BASH_SOURCE", "FUNCNAME"}

@@ -55,9 +55,39 @@ def test_corpus_lines(shell: str, locale: str) -> None:
 
 
 SPECIALS = [
-    '"', "\\", "%", "%s", "$(id)", "`id`", "-", "--", "-n", "\n", "\r", "\t", "\x01", "\x1f",
-    "\x7f", "\u0085", "\u2028", "\u2029", "é", "😀", "\ufeff", "/", "'", "*", "?", "[", "&",
-    "\\u0041", "|", "~", "#", "{", "}",
+    '"',
+    "\\",
+    "%",
+    "%s",
+    "$(id)",
+    "`id`",
+    "-",
+    "--",
+    "-n",
+    "\n",
+    "\r",
+    "\t",
+    "\x01",
+    "\x1f",
+    "\x7f",
+    "\u0085",
+    "\u2028",
+    "\u2029",
+    "é",
+    "😀",
+    "\ufeff",
+    "/",
+    "'",
+    "*",
+    "?",
+    "[",
+    "&",
+    "\\u0041",
+    "|",
+    "~",
+    "#",
+    "{",
+    "}",
 ]
 CHARACTERS = st.characters(exclude_characters="\x00", exclude_categories=["Cs"])
 TEXT = st.lists(
@@ -78,7 +108,11 @@ def test_arbitrary_text_round_trips(shell_name: str, values: list[str]) -> None:
 for a in "$@"; do
   bernstein_failed --reason "$a"
   bernstein_emit X_1 "k=$a" n:=1
-  if [ -n "$a" ]; then bernstein_question --options "$a" --id "$a" -- "q$a"; else bernstein_question "q"; fi
+  if [ -n "$a" ]; then
+    bernstein_question --options "$a" --id "$a" -- "q$a"
+  else
+    bernstein_question "q"
+  fi
 done"""
     result = run(shell_name, body, *values)
     expected = []
@@ -95,10 +129,11 @@ done"""
 
 
 def test_escapes_are_the_canonical_ones(shell: str) -> None:
-    every_control = "".join(chr(c) for c in range(1, 32)) + "\x7f\"\\/\u0085\u2028\u2029é"
+    every_control = "".join(chr(c) for c in range(1, 32)) + '\x7f"\\/\u0085\u2028\u2029é'
     result = run(shell, 'bernstein_failed --reason "$1"', every_control)
     assert result.lines == [reference_format("FAILED", {"reason": every_control})]
-    assert b"\\u001f" in result.stdout and b"\x7f" in result.stdout
+    assert b"\\u001f" in result.stdout
+    assert b"\x7f" in result.stdout
 
 
 def test_corpus_is_present() -> None:

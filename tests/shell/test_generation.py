@@ -36,7 +36,9 @@ def _schema(kind: str, properties: dict[str, object], required: list[str]) -> di
     }
 
 
-def _vocabulary(tmp_path: Path, kind: str, properties: dict[str, object], required: list[str]) -> Path:
+def _vocabulary(
+    tmp_path: Path, kind: str, properties: dict[str, object], required: list[str]
+) -> Path:
     schema_dir = tmp_path / "schema"
     shutil.copytree(ROOT / "schema", schema_dir)
     document = _schema(kind, properties, required)
@@ -46,7 +48,11 @@ def _vocabulary(tmp_path: Path, kind: str, properties: dict[str, object], requir
 
 def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*CLI, *map(str, args)], capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False
+        [*CLI, *map(str, args)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
     )
 
 
@@ -69,7 +75,9 @@ def test_a_new_kind_gets_its_function(tmp_path: Path) -> None:
     document["examples"] = [{"target": "prod", "count": 2}]
     (schema_dir / "deploy_started.schema.json").write_text(json.dumps(document))
     out = tmp_path / "out"
-    result = _cli("generate", "--schema", schema_dir, "--grammar", ROOT / "grammar/signal.lark", "--out", out)
+    result = _cli(
+        "generate", "--schema", schema_dir, "--grammar", ROOT / "grammar/signal.lark", "--out", out
+    )
     assert result.returncode == 0, result.stderr
     library = out / "shell" / "bernstein-signals.sh"
     body = """set -eu
@@ -92,7 +100,10 @@ bernstein_deploy_started --help | head -1"""
         "DEPLOY_STARTED", {"target": "prod", "count": 3, "tags": ["a", 'b"'], "dry_run": False}
     )
     assert lines[1:7] == [b"status=2"] * 6
-    assert lines[7] == b"Usage: bernstein_deploy_started TARGET COUNT [--dry_run VALUE] [--tags VALUE]..."
+    assert (
+        lines[7]
+        == b"Usage: bernstein_deploy_started TARGET COUNT [--dry_run VALUE] [--tags VALUE]..."
+    )
 
 
 @pytest.mark.parametrize(
@@ -123,16 +134,24 @@ def test_the_emitter_refuses_what_it_cannot_enforce(
 
 
 def test_a_property_named_help_is_refused(tmp_path: Path) -> None:
-    schema_dir = _vocabulary(tmp_path, "NEW_KIND", {"help": {"description": "x", "type": "string"}}, [])
+    schema_dir = _vocabulary(
+        tmp_path, "NEW_KIND", {"help": {"description": "x", "type": "string"}}, []
+    )
     with pytest.raises(SourceError, match="reserved"):
         shell_emitter.emit(load_vocabulary(schema_dir, ROOT / "grammar/signal.lark"))
 
 
 def test_fixed_helper_names_are_reserved_kinds() -> None:
     text = LIBRARY.read_text()
-    fixed = {line.split("(")[0].removeprefix("bernstein_").upper() for line in text.splitlines()
-             if line.startswith("bernstein_") and line.endswith("() {")}
-    kinds = {path.name.removesuffix(".schema.json").upper() for path in (ROOT / "schema").glob("*.schema.json")}
+    fixed = {
+        line.split("(")[0].removeprefix("bernstein_").upper()
+        for line in text.splitlines()
+        if line.startswith("bernstein_") and line.endswith("() {")
+    }
+    kinds = {
+        path.name.removesuffix(".schema.json").upper()
+        for path in (ROOT / "schema").glob("*.schema.json")
+    }
     assert fixed - kinds == set(RESERVED_KIND_NAMES)
 
 
@@ -171,7 +190,18 @@ def test_shell_command_prints_the_library_and_its_path() -> None:
 def test_the_wheel_ships_the_library(tmp_path: Path) -> None:
     pytest.importorskip("hatchling")
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,

@@ -24,14 +24,26 @@ CASES = [
     ("helper terminal first", "bernstein_completed\nexit 7", [COMPLETED], 7),
     ("helper failed then success", "bernstein_failed --reason x", [_failed("x")], 0),
     ("run failure under set -e", "set -e\nbernstein_run false", [_failed("exit 1")], 1),
-    ("emit of a terminal kind", "bernstein_emit FAILED why=x\nexit 2", [b'BERNSTEIN:FAILED {"why":"x"}'], 2),
-    ("non-terminal signals", "bernstein_blocked wait\nexit 0", [reference_format("BLOCKED", {"reason": "wait"}), COMPLETED], 0),
+    (
+        "emit of a terminal kind",
+        "bernstein_emit FAILED why=x\nexit 2",
+        [b'BERNSTEIN:FAILED {"why":"x"}'],
+        2,
+    ),
+    (
+        "non-terminal signals",
+        "bernstein_blocked wait\nexit 0",
+        [reference_format("BLOCKED", {"reason": "wait"}), COMPLETED],
+        0,
+    ),
     ("subshells do not trigger it", "(exit 3)\nx=$(echo y)\necho $x", [b"y", COMPLETED], 0),
     ("called twice", "bernstein_guard\nexit 0", [COMPLETED], 0),
 ]
 
 
-@pytest.mark.parametrize(("script", "expected", "status"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("script", "expected", "status"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_guard(shell: str, script: str, expected: list[bytes], status: int) -> None:
     result = run(shell, f"bernstein_guard\n{script}")
     assert result.lines == expected

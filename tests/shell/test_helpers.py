@@ -8,13 +8,15 @@ from shell_support import reference_format, run
 
 def test_emit_sorts_keys_and_takes_raw_json(shell: str) -> None:
     body = """set -eu
-bernstein_emit COMPLETED summary='3 files changed' tokens:=1520 a_1:='{"z": [1, -2.5e+3, true, false, null, "\\u00e9"]}' a:=null a_:='"x"'
+bernstein_emit COMPLETED summary='3 files changed' tokens:=1520 \\
+  a_1:='{"z": [1, -2.5e+3, true, false, null, "\\u00e9"]}' a:=null a_:='"x"'
 bernstein_emit PLAN_READY path=.sdd/p.md steps:=4
 bernstein_emit COMPLETED"""
     result = run(shell, body)
     assert result.stderr == b""
     assert result.lines == [
-        b'BERNSTEIN:COMPLETED {"a":null,"a_":"x","a_1":{"z": [1, -2.5e+3, true, false, null, "\\u00e9"]},'
+        b'BERNSTEIN:COMPLETED {"a":null,"a_":"x",'
+        b'"a_1":{"z": [1, -2.5e+3, true, false, null, "\\u00e9"]},'
         b'"summary":"3 files changed","tokens":1520}',
         reference_format("PLAN_READY", {"path": ".sdd/p.md", "steps": 4}),
         b"BERNSTEIN:COMPLETED",
@@ -52,7 +54,7 @@ bernstein_emit COMPLETED"""
         "X k:='{1:2}'",
         "X k:='1 2'",
         "X k:=\"$(printf '[1,\\n2]')\"",
-        "X k:=\"$(printf '\"a\\tb\"')\"",
+        'X k:="$(printf \'"a\\tb"\')"',
     ],
 )
 def test_emit_refuses(shell: str, args: str) -> None:
@@ -77,7 +79,7 @@ bernstein_run false || echo "status=$?"
     assert result.lines == [
         b"hello",
         b"BERNSTEIN:COMPLETED",
-        b"partialBERNSTEIN:FAILED {\"reason\":\"exit 3\"}",
+        b'partialBERNSTEIN:FAILED {"reason":"exit 3"}',
         b" status=3",
         reference_format("FAILED", {"reason": "exit 1"}),
         b"status=1",
@@ -101,12 +103,15 @@ def _ask(shell: str, replies: bytes, *args: str, after: str = 'printf "[%s]" "$A
 def test_ask_emits_the_question_and_stores_the_answer(shell: str) -> None:
     replies = (
         b'{"in_reply_to":"q-0","answer":"other"}\n'
-        b'{ "answer" :\t"y\\u00e9s\\n\\ud83d\\ude00 %s \\\\ \\" \\/ \\t\\b\\f\\r $(x) `y`", "in_reply_to" : "q-1" }\r\n'
+        b'{ "answer" :\t"y\\u00e9s\\n\\ud83d\\ude00 %s \\\\ \\" \\/ \\t\\b\\f\\r $(x) `y`",'
+        b' "in_reply_to" : "q-1" }\r\n'
         b'{"in_reply_to":"q-1","answer":"too late"}\n'
     )
     result = _ask(shell, replies, "Apply?", "--options", "yes", "--id", "q-1")
-    assert result.lines == [reference_format("QUESTION", {"question": "Apply?", "options": ["yes"], "id": "q-1"})]
-    assert result.stderr.endswith("[yés\n😀 %s \\ \" / \t\b\f\r $(x) `y`]".encode())
+    assert result.lines == [
+        reference_format("QUESTION", {"question": "Apply?", "options": ["yes"], "id": "q-1"})
+    ]
+    assert result.stderr.endswith('[yés\n😀 %s \\ " / \t\b\f\r $(x) `y`]'.encode())
     assert b"skipping a reply" in result.stderr
     assert result.status == 0
 
@@ -176,8 +181,10 @@ def test_ask_timeout(shell: str) -> None:
     result = run(shell, "bernstein_ask --timeout 0.2 Q\necho status=$? >&2", stdin=b"")
     if shell == "dash":
         assert result.stdout == b""
-        assert b"no -t" in result.stderr and b"status=2" in result.stderr
+        assert b"no -t" in result.stderr
+        assert b"status=2" in result.stderr
     else:
         assert b"status=1" in result.stderr
     result = run(shell, "bernstein_ask --timeout x Q\necho status=$? >&2", stdin=b"")
-    assert b"status=2" in result.stderr and result.stdout == b""
+    assert b"status=2" in result.stderr
+    assert result.stdout == b""

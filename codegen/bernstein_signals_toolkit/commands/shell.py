@@ -9,7 +9,7 @@ from ..sources import shell_library
 
 __all__ = ["HELP", "configure", "run"]
 
-HELP = "print the shell helpers for wrapper scripts (source them with . \"$(... shell --path)\")"
+HELP = 'print the shell helpers for wrapper scripts (source them with . "$(... shell --path)")'
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

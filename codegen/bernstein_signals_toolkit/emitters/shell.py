@@ -23,14 +23,12 @@ __all__ = ["LIBRARY", "SDD_PATH_PATTERN", "emit"]
 LIBRARY = "shell/bernstein-signals.sh"
 TEMPLATE = "shell/bernstein-signals.sh"
 
-SDD_PATH_PATTERN = (
-    "^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
-)
+SDD_PATH_PATTERN = "^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
 """The plan-path rule of the schemas; the shell enforces it with ``_bsig_is_sdd_path``."""
 
 _KNOWN_PATTERNS = {
     SDD_PATH_PATTERN: (
-        '_bsig_is_sdd_path {v}',
+        "_bsig_is_sdd_path {v}",
         "must be a relative path under .sdd/ with no '.', '..' or empty segment,"
         " no backslash and no control character",
     ),
@@ -104,8 +102,7 @@ def _scalar_type(kind: Kind, name: str, types: list[str]) -> str:
         raise _refuse(
             kind, name, f"type {types} cannot be a shell argument (string, integer or boolean)"
         )
-    scalar = concrete[0]
-    return scalar
+    return concrete[0]
 
 
 def _type_checks(scalar: str) -> list[_Check]:
@@ -226,14 +223,16 @@ def _option_branch(field: _Field) -> list[str]:
         lines += [f"          {line}" for line in _json_value(field, '"$2"')]
         if field.unique:
             duplicate = _fail(f"each --{name} item must differ from the others")
-            lines.append(f'          case "$_bsig_a_{name}," in *",{element},"*) {duplicate} ;; esac')
+            lines.append(
+                f'          case "$_bsig_a_{name}," in *",{element},"*) {duplicate} ;; esac'
+            )
         lines += [
             f"          _bsig_a_{name}=$_bsig_a_{name},{element}",
             f"          _bsig_n_{name}=$((_bsig_n_{name} + 1)) {field.is_set}=1",
         ]
     else:
         lines += [
-            f"          [ -z \"${field.is_set}\" ] || {_fail(f'--{name} given twice')}",
+            f'          [ -z "${field.is_set}" ] || {_fail(f"--{name} given twice")}',
             f"          {field.is_set}=1 {field.var}=$2",
         ]
     return [*lines, "          shift 2", "          continue", "          ;;"]
@@ -303,7 +302,10 @@ def _function(kind: Kind) -> list[str]:
             "    shift",
         ]
     else:
-        lines += [f"    _bsig_err {_quote('takes no positional argument (try --help)')}", "    return 2"]
+        lines += [
+            f"    _bsig_err {_quote('takes no positional argument (try --help)')}",
+            "    return 2",
+        ]
     lines.append("  done")
     if positional:
         names = " ".join(_metavar(f.prop) for f in positional)
