@@ -14,16 +14,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from bernstein_signals_toolkit.emitters.shell import SHELLS
+
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"
-SHELLS = {
-    "bash": ("bash",),
-    "dash": ("dash",),
-    "busybox": ("busybox", "sh"),
-    "zsh": ("zsh",),
-    "mksh": ("mksh",),
-    "ksh93": ("ksh93",),
-}
 LOCALES = ("C", "C.UTF-8")
 
 _LINE = 'Step {n}: apply the "migration" to C:\\data\\db {n} and keep 50% of the cache?\n'

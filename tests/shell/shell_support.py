@@ -11,19 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from bernstein_signals_toolkit.emitters.shell import SHELLS as SUPPORTED_SHELLS
+
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"
 UTF8 = "C.UTF-8"
 
 # name -> command; each is a Debian package of the same name (ksh93: ksh93u+m).
-SHELLS: dict[str, tuple[str, ...]] = {
-    "bash": ("bash",),
-    "dash": ("dash",),
-    "busybox": ("busybox", "sh"),
-    "zsh": ("zsh",),
-    "mksh": ("mksh",),
-    "ksh93": ("ksh93",),
-}
+SHELLS = SUPPORTED_SHELLS
 NO_EXTERNALS = ("bash", "zsh", "mksh", "ksh93")
 """Shells that must emit without starting any external program."""
 

@@ -18,9 +18,18 @@ from ..model import JSONValue, Kind, Property, Vocabulary
 from ._header import python_header
 from ._templates import template_text
 
-__all__ = ["LIBRARY", "SDD_PATH_PATTERN", "emit"]
+__all__ = ["LIBRARY", "SDD_PATH_PATTERN", "SHELLS", "emit"]
 
 LIBRARY = "shell/bernstein-signals.sh"
+SHELLS: dict[str, tuple[str, ...]] = {
+    "bash": ("bash",),
+    "dash": ("dash",),
+    "busybox": ("busybox", "sh"),
+    "zsh": ("zsh",),
+    "mksh": ("mksh",),
+    "ksh93": ("ksh93",),
+}
+"""The shells the library supports (tests and benchmarks run each): name -> command."""
 TEMPLATE = "shell/bernstein-signals.sh"
 
 SDD_PATH_PATTERN = "^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
