@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Mapping
 from typing import Protocol
 
-from . import generate
+from . import generate, shell
 
 __all__ = ["COMMANDS", "Command"]
 
@@ -21,4 +21,5 @@ class Command(Protocol):
 
 COMMANDS: Mapping[str, Command] = {
     "generate": generate,
+    "shell": shell,
 }
