@@ -297,9 +297,18 @@ def test_adding_a_kind_is_one_schema_file(tmp_path: Path, vocabulary: tuple[Path
     assert "The adapter is alive and working" in docs
 
     shell = subprocess.run(
-        ["sh", "-c", '. "$1" && bernstein_heartbeat 40 --note "half way"', "sh",
-         str(out / "shell" / "bernstein-signals.sh")],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False, timeout=60,
+        [
+            "sh",
+            "-c",
+            '. "$1" && bernstein_heartbeat 40 --note "half way"',
+            "sh",
+            str(out / "shell" / "bernstein-signals.sh"),
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
     assert shell.stdout == 'BERNSTEIN:HEARTBEAT {"note":"half way","percent":40}\n', shell.stderr
 
