@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
 EXAMPLE = ROOT / "examples" / "wrapper.sh"
 
 
-def _schema(kind: str, properties: dict[str, object], required: list[str]) -> dict[str, object]:
+def _schema(kind: str, properties: Mapping[str, object], required: list[str]) -> dict[str, object]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://example.invalid/{kind.lower()}.schema.json",
@@ -37,7 +38,7 @@ def _schema(kind: str, properties: dict[str, object], required: list[str]) -> di
 
 
 def _vocabulary(
-    tmp_path: Path, kind: str, properties: dict[str, object], required: list[str]
+    tmp_path: Path, kind: str, properties: Mapping[str, object], required: list[str]
 ) -> Path:
     schema_dir = tmp_path / "schema"
     shutil.copytree(ROOT / "schema", schema_dir)

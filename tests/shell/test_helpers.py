@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from shell_support import reference_format, run
+from shell_support import Result, reference_format, run
 
 
 def test_emit_sorts_keys_and_takes_raw_json(shell: str) -> None:
@@ -95,7 +95,7 @@ def test_run_under_set_e_stops_the_script_after_failed(shell: str) -> None:
 # -- bernstein_ask ----------------------------------------------------------------
 
 
-def _ask(shell: str, replies: bytes, *args: str, after: str = 'printf "[%s]" "$A" >&2') -> object:
+def _ask(shell: str, replies: bytes, *args: str, after: str = 'printf "[%s]" "$A" >&2') -> Result:
     call = "bernstein_ask --var A " + " ".join(f"'{a}'" for a in args)
     return run(shell, f"set -eu\nA=unset\n{call}\n{after}", stdin=replies)
 
