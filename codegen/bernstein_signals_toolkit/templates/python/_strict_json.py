@@ -17,6 +17,7 @@ __all__ = ["dump_canonical", "load_object"]
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+_ESCAPE: Final = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
 _STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKET: Final = re.compile(r"[\[\]{}]")
 _LINE_BREAKS: Final = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
@@ -78,15 +79,30 @@ def load_object(text: str) -> dict[str, Any] | None:
         return None
     if end != len(text):
         return None
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate_escape(text):
         return None
     result: dict[str, Any] = value
     return result
 
 
-def _has_lone_surrogate(value: object) -> bool:
-    """Whether a decoded value holds a surrogate: only a lone escape decodes to one."""
-    return _SURROGATE.search(json.dumps(value, ensure_ascii=False)) is not None
+def _has_lone_surrogate_escape(text: str) -> bool:
+    """Whether an escape in ``text`` is a surrogate not paired as high-then-low.
+
+    Checked on the text, not the decoded value: a duplicate key may have
+    dropped the member that held it.
+    """
+    pending = -1  # where the escape after an unpaired high surrogate would have to start
+    for match in _ESCAPE.finditer(text):
+        code = int(match[1], 16) if match[1] else -1
+        if pending >= 0:
+            if match.start() != pending or not 0xDC00 <= code <= 0xDFFF:
+                return True
+            pending = -1
+        elif 0xD800 <= code <= 0xDBFF:
+            pending = match.end()
+        elif 0xDC00 <= code <= 0xDFFF:
+            return True
+    return pending >= 0
 
 
 def _check_structure(value: object, depth: int) -> None:
