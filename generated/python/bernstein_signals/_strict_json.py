@@ -49,39 +49,43 @@ _ENCODER: Final = json.JSONEncoder(
 )
 
 
-def _depth(text: str) -> int:
-    """Deepest bracket nesting outside strings (exact for valid JSON)."""
-    depth = deepest = 0
+def _too_deep(text: str) -> bool:
+    """Whether brackets outside strings nest deeper than the bound (exact for valid JSON)."""
+    depth = 0
     for bracket in _BRACKET.findall(_STRING.sub("", text)):
-        if bracket in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_NESTING_DEPTH:
+            return True
+    return False
 
 
-def load_object(text: str) -> dict[str, Any] | None:
-    """The object ``text`` holds, or None unless it is exactly the grammar's ``object``.
+def load_object(text: str, start: int = 0) -> dict[str, Any] | None:
+    """The object ``text[start:]`` holds, or None unless it is exactly the grammar's ``object``.
 
     json's own scanner does the work; the checks around it refuse what it
     accepts beyond the grammar. Duplicate keys are grammatical: the last wins.
+    ``start`` spares a reader copying the payload out of its line.
     """
-    if not text.startswith("{") or not text.endswith("}"):
+    if not text.startswith("{", start):  # then only an object can end at len(text)
         return None
     if "\n" in text or "\r" in text:  # json whitespace; the grammar's is space and tab
         return None
-    if text.count("{") + text.count("[") > MAX_NESTING_DEPTH and _depth(text) > MAX_NESTING_DEPTH:
+    # Nesting deeper than the bound needs more openers than the bound, and twice the characters.
+    if (
+        len(text) - start > 2 * MAX_NESTING_DEPTH
+        and text.count("{", start) + text.count("[", start) > MAX_NESTING_DEPTH
+        and _too_deep(text[start:])
+    ):
         return None
-    if not text.isascii() and _SURROGATE.search(text):
+    if not text.isascii() and _SURROGATE.search(text, start):
         return None
     try:
-        value, end = _scan_once(text, 0)
+        value, end = _scan_once(text, start)
     except (ValueError, RecursionError, StopIteration):
         return None
     if end != len(text):
         return None
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate_escape(text):
+    if "\\u" in text and _has_lone_surrogate_escape(text):
         return None
     result: dict[str, Any] = value
     return result
@@ -93,6 +97,8 @@ def _has_lone_surrogate_escape(text: str) -> bool:
     Checked on the text, not the decoded value: a duplicate key may have
     dropped the member that held it.
     """
+    if not _SURROGATE_ESCAPE.search(text):
+        return False
     pending = -1  # where the escape after an unpaired high surrogate would have to start
     for match in _ESCAPE.finditer(text):
         code = int(match[1], 16) if match[1] else -1
