@@ -111,7 +111,7 @@ def _has_lone_surrogate_escape(text: str) -> bool:
     return pending >= 0
 
 
-def _check_structure(value: object, depth: int) -> None:
+def _check_structure(value: dict[Any, Any] | list[Any] | tuple[Any, ...], depth: int) -> None:
     """Refuse non-str keys (json would coerce them) and nesting beyond the bound."""
     if depth > MAX_NESTING_DEPTH:
         raise ValueError(f"payload nesting is deeper than {MAX_NESTING_DEPTH}")
@@ -122,7 +122,7 @@ def _check_structure(value: object, depth: int) -> None:
             if isinstance(item, (dict, list, tuple)):
                 _check_structure(item, depth + 1)
     else:
-        for item in value:  # type: ignore[attr-defined]
+        for item in value:
             if isinstance(item, (dict, list, tuple)):
                 _check_structure(item, depth + 1)
 
