@@ -125,7 +125,7 @@ def _dumps_line(kind: SignalKind, payload: dict[str, Any] | None) -> str:
 
 
 def main(quick: bool) -> None:
-    repeats = 3 if quick else 7
+    repeats = 3 if quick else 15
     lines = corpus_lines(quick)
     signals = signal_lines(lines)
     share = len(signals) / len(lines)
