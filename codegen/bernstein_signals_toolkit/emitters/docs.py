@@ -6,6 +6,7 @@ import json
 
 from ..model import JSONValue, Kind, Property, SchemaDocument, Vocabulary
 from ._header import markdown_header
+from ._types import type_notation
 
 __all__ = ["emit", "type_expression"]
 
@@ -26,22 +27,9 @@ _CONSTRAINTS = {
 }
 
 
-def _type_of(schema: dict[str, JSONValue]) -> str:
-    declared = schema.get("type", [])
-    types = [declared] if isinstance(declared, str) else list(declared)
-    parts = []
-    for name in sorted(types, key=lambda t: (t == "null", t)):
-        if name == "array":
-            items = schema.get("items")
-            parts.append(f"list[{_type_of(items) if isinstance(items, dict) else 'any'}]")
-        else:
-            parts.append(_SCALARS[name])
-    return " | ".join(parts) or "any"
-
-
 def type_expression(prop: Property) -> str:
     """The seed's notation for a field's type: ``list[str] | null``."""
-    return _type_of(prop.schema)
+    return type_notation(prop.schema, _SCALARS, "any")
 
 
 def _shape(document: SchemaDocument) -> str:

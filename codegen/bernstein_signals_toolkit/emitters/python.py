@@ -1,12 +1,15 @@
 """The Python binding, ``bernstein_signals``: standard library only at run time.
 
 Payload TypedDicts come from datamodel-code-generator with pinned options; the
-kinds module is written here. Formatting is left to the one pinned formatter
-that :mod:`..generate` runs over every Python file.
+kinds module is written here, the validators and constructors by their own
+emitter modules, and the hand-written runtime modules are copied from
+``templates/python/`` with the generated header. Formatting is left to the one
+pinned formatter that :mod:`..generate` runs over every Python file.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -17,6 +20,9 @@ from pathlib import Path
 from ..errors import ToolkitError
 from ..model import Vocabulary
 from ._header import python_header
+from ._python_constructors import constructors_module, docstring_text
+from ._python_validators import validators_module
+from ._templates import template_names, template_text
 
 __all__ = ["PACKAGE", "emit"]
 
@@ -39,8 +45,7 @@ DATAMODEL_CODEGEN_OPTIONS = (
 
 
 def _docstring(text: str, indent: str = "") -> str:
-    body = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    return f'{indent}"""{body}"""\n'
+    return f'{indent}"""{docstring_text(text)}"""\n'
 
 
 def _payload_schema(vocabulary: Vocabulary) -> dict[str, object]:
@@ -127,13 +132,29 @@ def _isort_key(name: str) -> tuple[int, str]:
     return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
-def _init_module(vocabulary: Vocabulary) -> str:
+def _exported(text: str) -> list[str]:
+    """The names a module lists in ``__all__`` (a literal list of strings)."""
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            names = ast.literal_eval(node.value)
+            if isinstance(names, list) and all(isinstance(name, str) for name in names):
+                return names
+    raise ToolkitError("a generated or template module has no literal __all__ list of strings")
+
+
+def _init_module(vocabulary: Vocabulary, modules: dict[str, str]) -> str:
+    """Re-export every public module's ``__all__``; private modules (``_x``) stay internal.
+
+    ``payloads`` comes from datamodel-code-generator, which writes no ``__all__``.
+    """
+    payloads = ["SignalPayload", vocabulary.reply.type_name]
+    payloads += [kind.type_name for kind in vocabulary.kinds]
     names = {
-        "kinds": ["SIGNAL_PREFIX", "TERMINAL_SIGNAL_KINDS", "VOCABULARY_VERSION", "SignalKind"],
-        "payloads": sorted(
-            ["SignalPayload", vocabulary.reply.type_name]
-            + [kind.type_name for kind in vocabulary.kinds]
-        ),
+        module: sorted(payloads if module == "payloads" else _exported(text), key=_isort_key)
+        for module, text in sorted(modules.items())
+        if not module.startswith("_")
     }
     exported = sorted((name for group in names.values() for name in group), key=_isort_key)
     lines = [
@@ -150,10 +171,27 @@ def _init_module(vocabulary: Vocabulary) -> str:
     return "".join(lines)
 
 
+def _template_modules(vocabulary: Vocabulary) -> dict[str, str]:
+    """The hand-written runtime modules, each with the generated header."""
+    modules = {}
+    for name in template_names("python", ".py"):
+        module = name.rsplit("/", 1)[-1].removesuffix(".py")
+        modules[module] = python_header(vocabulary) + template_text(name)
+    return modules
+
+
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
-    return {
-        f"{PACKAGE}/__init__.py": _init_module(vocabulary),
-        f"{PACKAGE}/kinds.py": _kinds_module(vocabulary),
-        f"{PACKAGE}/payloads.py": _payloads_module(vocabulary),
-        f"{PACKAGE}/py.typed": python_header(vocabulary),
+    modules = {
+        "kinds": _kinds_module(vocabulary),
+        "payloads": _payloads_module(vocabulary),
+        "validators": validators_module(vocabulary),
+        "constructors": constructors_module(vocabulary),
     }
+    for module, text in _template_modules(vocabulary).items():
+        if module in modules:
+            raise ToolkitError(f"template {module}.py would replace a generated module")
+        modules[module] = text
+    files = {f"{PACKAGE}/{module}.py": text for module, text in modules.items()}
+    files[f"{PACKAGE}/__init__.py"] = _init_module(vocabulary, modules)
+    files[f"{PACKAGE}/py.typed"] = python_header(vocabulary)
+    return files

@@ -2,7 +2,12 @@
 # Do not edit: change the sources and run `bernstein-signals generate`.
 """Python binding of the bernstein-stream-signals vocabulary 1.0.0. Standard library only, so that adapter wrappers can import it anywhere."""
 
+from .constructors import blocked, completed, failed, plan_draft, plan_ready, question
+from .errors import PayloadError, SignalPayloadError
+from .formatting import emit, format_signal
 from .kinds import SIGNAL_PREFIX, TERMINAL_SIGNAL_KINDS, VOCABULARY_VERSION, SignalKind
+from .limits import MAX_NESTING_DEPTH
+from .parsing import iter_signals, parse_signal
 from .payloads import (
     BlockedPayload,
     CompletedPayload,
@@ -13,18 +18,43 @@ from .payloads import (
     Reply,
     SignalPayload,
 )
+from .reply import format_reply, parse_reply
+from .signals import StreamSignal
+from .terminal import MissingTerminalSignal, check_terminal_signal, has_terminal_signal
+from .validators import validate_payload, validate_reply
 
 __all__ = [
+    "MAX_NESTING_DEPTH",
     "SIGNAL_PREFIX",
     "TERMINAL_SIGNAL_KINDS",
     "VOCABULARY_VERSION",
     "BlockedPayload",
     "CompletedPayload",
     "FailedPayload",
+    "MissingTerminalSignal",
+    "PayloadError",
     "PlanDraftPayload",
     "PlanReadyPayload",
     "QuestionPayload",
     "Reply",
     "SignalKind",
     "SignalPayload",
+    "SignalPayloadError",
+    "StreamSignal",
+    "blocked",
+    "check_terminal_signal",
+    "completed",
+    "emit",
+    "failed",
+    "format_reply",
+    "format_signal",
+    "has_terminal_signal",
+    "iter_signals",
+    "parse_reply",
+    "parse_signal",
+    "plan_draft",
+    "plan_ready",
+    "question",
+    "validate_payload",
+    "validate_reply",
 ]

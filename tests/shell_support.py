@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -11,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from bernstein_signals import format_signal
 from bernstein_signals_toolkit.emitters.shell import SHELLS as SUPPORTED_SHELLS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"
 UTF8 = "C.UTF-8"
 
@@ -74,16 +74,14 @@ def run(
     return Result(completed.returncode, completed.stdout, completed.stderr)
 
 
-def _reference_format(kind: str, payload: dict[str, object] | None = None) -> bytes:
-    """The canonical line. Mirrors ``bernstein_signals.format_signal`` (the Python binding):
-    replace this with the real function once the binding has landed."""
-    line = f"BERNSTEIN:{kind}"
-    if payload:
-        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        for char in ("\u0085", "\u2028", "\u2029"):
-            text = text.replace(char, f"\\u{ord(char):04x}")
-        line += " " + text
-    return line.encode("utf-8", "surrogateescape")
+def reference_format(kind: str, payload: dict[str, object] | None = None) -> bytes:
+    """The canonical line, as the Python binding's format_signal writes it.
 
-
-reference_format = _reference_format
+    Any kind name is accepted (tests generate temporary vocabularies): the JSON
+    comes from format_signal itself. A helper given no field prints no payload,
+    so an empty payload means none here.
+    """
+    if not payload:
+        return f"BERNSTEIN:{kind}".encode()
+    body = format_signal("COMPLETED", payload, validate=False).removeprefix("BERNSTEIN:COMPLETED ")
+    return f"BERNSTEIN:{kind} {body}".encode()

@@ -1,0 +1,40 @@
+"""The question round-trip: the reply line an orchestrator writes to an adapter's stdin."""
+
+from typing import Any
+
+from ._strict_json import dump_canonical, load_object
+from .errors import SignalPayloadError
+from .payloads import Reply
+from .validators import validate_reply
+
+__all__ = ["format_reply", "parse_reply"]
+
+
+def format_reply(answer: str, in_reply_to: str | None = None) -> str:
+    """The reply line (no trailing newline), canonical like a signal's payload.
+
+    Raises SignalPayloadError when the reply breaks its schema (an answer that
+    is not a str, an empty ``in_reply_to``).
+    """
+    reply: dict[str, Any] = {"answer": answer, "in_reply_to": in_reply_to}
+    errors = validate_reply(reply)
+    if errors:
+        raise SignalPayloadError("reply", errors)
+    return dump_canonical(reply)
+
+
+def parse_reply(line: object) -> Reply | None:
+    """The reply on ``line``, or None unless it is one JSON object that fits the reply schema.
+
+    One trailing "\\n" or "\\r\\n" is tolerated; never raises.
+    """
+    if not isinstance(line, str):
+        return None
+    line = str.__str__(line)
+    if line.endswith("\n"):
+        line = line[:-2] if line.endswith("\r\n") else line[:-1]
+    value = load_object(line)
+    if value is None or validate_reply(value):
+        return None
+    reply: Reply = value  # type: ignore[assignment]
+    return reply
