@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Mapping
 from typing import Protocol
 
-from . import generate, shell
+from . import generate, schema, shell, validate
 
 __all__ = ["COMMANDS", "Command"]
 
@@ -21,5 +21,7 @@ class Command(Protocol):
 
 COMMANDS: Mapping[str, Command] = {
     "generate": generate,
+    "schema": schema,
     "shell": shell,
+    "validate": validate,
 }

@@ -1,0 +1,203 @@
+"""``validate``: check recorded adapter stdout (or a bare payload) and report diagnostics."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO
+
+from bernstein_signals import SignalKind
+
+from ..errors import UsageError
+from ..validate import formats
+from ..validate._scan import DEFAULT_MAX_LINE_BYTES
+from ..validate.codes import Severity, lookup, select_codes
+from ..validate.payload_file import payload_report
+from ..validate.report import ConformanceReport, report_from_binary
+
+__all__ = ["HELP", "configure", "run"]
+
+HELP = "check recorded adapter stdout for signals that break the protocol"
+
+
+def _codes(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="recorded stdout files; - or nothing reads stdin"
+    )
+    parser.add_argument(
+        "--format",
+        choices=formats.FORMATS,
+        default="text",
+        help="text (default), json, sarif (2.1.0) or github (workflow commands)",
+    )
+    parser.add_argument(
+        "--lenient",
+        action="store_true",
+        help="read as lenient readers do: stray whitespace becomes information",
+    )
+    parser.add_argument(
+        "--select",
+        type=_codes,
+        action="extend",
+        default=[],
+        metavar="CODES",
+        help="report only these codes, names or prefixes (comma-separated)",
+    )
+    parser.add_argument(
+        "--ignore",
+        type=_codes,
+        action="extend",
+        default=[],
+        metavar="CODES",
+        help="do not report these codes, names or prefixes (comma-separated)",
+    )
+    parser.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    parser.add_argument("--explain", metavar="CODE", help="explain a diagnostic code and exit")
+    parser.add_argument(
+        "--payload",
+        metavar="KIND",
+        help="check one bare payload JSON file (or -) against KIND's schema",
+    )
+    parser.add_argument(
+        "--max-line-bytes",
+        type=int,
+        default=DEFAULT_MAX_LINE_BYTES,
+        metavar="N",
+        help=f"over-long line bound (default {DEFAULT_MAX_LINE_BYTES})",
+    )
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour text output (auto: only on a terminal without NO_COLOR)",
+    )
+
+
+def explain(selector: str) -> str:
+    code = lookup(selector)
+    if code is None:
+        raise UsageError(f"--explain: unknown code {selector!r} (codes: BS001 to BS307)")
+    lines = [
+        f"{code.code} {code.name} ({code.severity.value})",
+        "",
+        code.summary,
+        "",
+        code.explanation,
+    ]
+    if code.bad:
+        lines += ["", "Instead of:", f"    {code.bad}", "write:", f"    {code.good}"]
+    return "\n".join(lines)
+
+
+@contextmanager
+def _opened(path: str) -> Iterator[IO[bytes]]:
+    if path == "-":
+        yield sys.stdin.buffer
+        return
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below, errors become one line
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    with handle:
+        yield handle
+
+
+def _check_readable(paths: list[str]) -> None:
+    """Fail before any output, so an unreadable file never leaves a partial report."""
+    for path in paths:
+        if path == "-":
+            continue
+        if os.path.isdir(path):
+            raise UsageError(f"{path}: is a directory")
+        if not os.access(path, os.R_OK):
+            reason = "no such file" if not os.path.exists(path) else "permission denied"
+            raise UsageError(f"{path}: cannot read: {reason}")
+
+
+def _reports(
+    args: argparse.Namespace, enabled: frozenset[str]
+) -> list[tuple[str, ConformanceReport]]:
+    paths: list[str] = args.paths or ["-"]
+    if paths.count("-") > 1:
+        raise UsageError("stdin (-) can be read only once")
+    _check_readable(paths)
+    reports = []
+    for path in paths:
+        with _opened(path) as stream:
+            try:
+                if args.payload is not None:
+                    kind = _kind(args.payload)
+                    data = stream.read()
+                    try:
+                        text = data.decode("utf-8")
+                    except UnicodeDecodeError as exc:
+                        raise UsageError(f"{path}: not UTF-8 at byte {exc.start}") from None
+                    report = payload_report(text, kind, enabled=enabled)
+                else:
+                    report = report_from_binary(
+                        stream,
+                        run_id=path,
+                        lenient=args.lenient,
+                        enabled=enabled,
+                        max_line_bytes=args.max_line_bytes,
+                    )
+            except OSError as exc:
+                raise UsageError(f"{path}: read error: {exc.strerror or exc}") from None
+        reports.append((path, report))
+    return reports
+
+
+def _kind(name: str) -> SignalKind:
+    try:
+        return SignalKind(name.upper())
+    except ValueError:
+        known = ", ".join(kind.value for kind in SignalKind)
+        raise UsageError(f"--payload: unknown kind {name!r} (known: {known})") from None
+
+
+def _use_color(choice: str) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.explain is not None:
+        print(explain(args.explain))
+        return 0
+    if not 1 <= args.max_line_bytes <= 1 << 30:
+        raise UsageError("--max-line-bytes must be between 1 and 1073741824")
+    try:
+        enabled = select_codes(args.select, args.ignore)
+    except ValueError as exc:
+        raise UsageError(f"--select/--ignore: {exc}") from None
+    if args.payload is not None and len(args.paths) > 1:
+        raise UsageError("--payload checks one file (or -)")
+
+    reports = _reports(args, enabled)
+
+    if args.format == "json":
+        print(formats.dumps(formats.json_document(reports)))
+    elif args.format == "sarif":
+        print(formats.dumps(formats.sarif_document(reports)))
+    elif args.format == "github":
+        for path, report in reports:
+            for line in formats.github(path, report):
+                print(line)
+    else:
+        color = _use_color(args.color)
+        for path, report in reports:
+            for line in formats.text(path, report, color=color):
+                print(line)
+        print(formats.summary_line(reports), file=sys.stderr)
+
+    failing = {Severity.ERROR, Severity.WARNING} if args.strict else {Severity.ERROR}
+    failed = any(d.severity in failing for _, report in reports for d in report.diagnostics)
+    return 1 if failed else 0

@@ -1,0 +1,24 @@
+"""The validator: lines, payloads and whole recorded streams, with diagnostics for CI and editors.
+
+Verdicts come from the generated binding; this package explains them, with
+stable codes (:mod:`.codes`), located diagnostics and several output formats.
+"""
+
+from __future__ import annotations
+
+from .codes import CODES, Code, Severity
+from .diagnostics import Diagnostic
+from .lines import LineChecker
+from .report import ConformanceReport, SeenSignal, StreamChecker, conformance_report
+
+__all__ = [
+    "CODES",
+    "Code",
+    "ConformanceReport",
+    "Diagnostic",
+    "LineChecker",
+    "SeenSignal",
+    "Severity",
+    "StreamChecker",
+    "conformance_report",
+]

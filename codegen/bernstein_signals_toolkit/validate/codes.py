@@ -1,0 +1,321 @@
+"""Every diagnostic code the validator can report: stable ids, names, severities and explanations.
+
+Codes never change meaning once released; a retired code is not reused.
+``BS0xx`` concern the line itself, ``BS1xx`` a payload against its schema,
+``BS2xx`` near-misses that readers treat as plain stdout, ``BS3xx`` the stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["CODES", "Code", "Severity", "lookup", "select_codes"]
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFORMATION = "information"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "information": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    """One line: what the code means."""
+    explanation: str
+    """Why it matters and how to fix it; shown by ``--explain`` and in SARIF help."""
+    bad: str = ""
+    good: str = ""
+
+
+_CODES = (
+    Code(
+        "BS001",
+        "invalid-utf8",
+        Severity.WARNING,
+        "A signal-like line is not valid UTF-8.",
+        "Signals are UTF-8. Readers decode each line before matching it, and a line that"
+        " does not decode is plain output, so the orchestrator never sees this signal."
+        " Make the adapter write UTF-8 (check its locale and any bytes it copies into"
+        " the payload).",
+        'BERNSTEIN:FAILED {"reason":"caf\\xe9"}   (Latin-1 byte)',
+        'BERNSTEIN:FAILED {"reason":"café"}',
+    ),
+    Code(
+        "BS002",
+        "line-too-long",
+        Severity.WARNING,
+        "A line is longer than the reader's bound.",
+        "Readers consume over-long lines in chunks without buffering them and never treat"
+        " them as signals, so a signal on such a line is lost. The bound is configurable"
+        " (--max-line-bytes, default 1 MiB). Hand over large content as a file (for plans,"
+        " PLAN_READY with a path under .sdd/).",
+    ),
+    Code(
+        "BS101",
+        "payload-schema",
+        Severity.ERROR,
+        "A signal's payload fails the schema of its kind.",
+        "The line is a signal (grammar and kind are right), but its payload breaks the"
+        " kind's JSON Schema, so consumers may reject or misread it. The message names the"
+        " field (a JSON pointer), the rule, and the schema's description of the field."
+        " `bernstein-signals schema KIND` prints the schema.",
+        'BERNSTEIN:QUESTION {"question":""}',
+        'BERNSTEIN:QUESTION {"question":"Apply migration?"}',
+    ),
+    Code(
+        "BS201",
+        "prefix-case",
+        Severity.WARNING,
+        "The BERNSTEIN: prefix is in the wrong case.",
+        "The prefix is case-sensitive: readers ignore `bernstein:` or `Bernstein:` as"
+        " plain output, so the signal is silently lost.",
+        "bernstein:COMPLETED",
+        "BERNSTEIN:COMPLETED",
+    ),
+    Code(
+        "BS202",
+        "prefix-malformed",
+        Severity.WARNING,
+        "The prefix is not exactly `BERNSTEIN:` (a missing colon or a space before it).",
+        "The prefix includes its colon with nothing between the word and the colon."
+        " Anything else is plain output to every reader.",
+        "BERNSTEIN COMPLETED",
+        "BERNSTEIN:COMPLETED",
+    ),
+    Code(
+        "BS203",
+        "kind-case",
+        Severity.WARNING,
+        "A known kind written in the wrong case.",
+        "Kinds are ALL-CAPS on the wire; readers do not fold case, so the line is plain output.",
+        "BERNSTEIN:Completed",
+        "BERNSTEIN:COMPLETED",
+    ),
+    Code(
+        "BS204",
+        "unknown-kind",
+        Severity.WARNING,
+        "The kind after the prefix is not in the vocabulary.",
+        "Readers only accept the vocabulary's kinds; an unknown one is plain output. The"
+        " message suggests the closest known kind. If the kind is new, add its schema to"
+        " the vocabulary and regenerate.",
+        "BERNSTEIN:COMPLETE",
+        "BERNSTEIN:COMPLETED",
+    ),
+    Code(
+        "BS205",
+        "separator-missing",
+        Severity.WARNING,
+        "The payload is glued to the kind, with no space between them.",
+        "Exactly one space separates the kind from the payload. Without it, no reader"
+        " (strict or lenient) accepts the line.",
+        "BERNSTEIN:COMPLETED{}",
+        "BERNSTEIN:COMPLETED {}",
+    ),
+    Code(
+        "BS206",
+        "separator-doubled",
+        Severity.WARNING,
+        "More than one space between the kind and the payload.",
+        "Strict readers require exactly one space. Lenient readers accept the line, so it"
+        " works with some orchestrators and is lost by others.",
+        "BERNSTEIN:COMPLETED  {}",
+        "BERNSTEIN:COMPLETED {}",
+    ),
+    Code(
+        "BS207",
+        "separator-not-space",
+        Severity.WARNING,
+        "The kind and the payload are separated by a tab or other whitespace.",
+        "The separator is one ASCII space. Strict readers reject other whitespace; lenient"
+        " readers accept it.",
+        "BERNSTEIN:COMPLETED\t{}",
+        "BERNSTEIN:COMPLETED {}",
+    ),
+    Code(
+        "BS208",
+        "stray-whitespace",
+        Severity.WARNING,
+        "Whitespace before the prefix, after the prefix or at the end of the line.",
+        "A signal starts at column 0 and ends with its payload (or its kind). Indented"
+        " output, a space after `BERNSTEIN:` or trailing blanks are accepted only by"
+        " lenient readers.",
+        "  BERNSTEIN:COMPLETED",
+        "BERNSTEIN:COMPLETED",
+    ),
+    Code(
+        "BS209",
+        "payload-not-object",
+        Severity.WARNING,
+        "The payload is a JSON array, scalar or null instead of an object.",
+        "A payload is always a JSON object; omit it entirely when there is nothing to"
+        " say. Readers treat any other JSON value as plain output.",
+        'BERNSTEIN:FAILED "exit 1"',
+        'BERNSTEIN:FAILED {"reason":"exit 1"}',
+    ),
+    Code(
+        "BS210",
+        "malformed-json",
+        Severity.WARNING,
+        "The payload is not strict JSON.",
+        "The payload must be an RFC 8259 JSON object on one line: double-quoted strings"
+        " with JSON escapes only, no raw control characters, no trailing commas, only"
+        " spaces and tabs as whitespace. The column points at the first error. Build"
+        " payloads with a JSON library or the generated helpers, never by hand.",
+        "BERNSTEIN:FAILED {'reason': 'x'}",
+        'BERNSTEIN:FAILED {"reason":"x"}',
+    ),
+    Code(
+        "BS211",
+        "trailing-text",
+        Severity.WARNING,
+        "Text follows the payload object.",
+        "Nothing may follow the closing brace of the payload; readers reject the whole line.",
+        'BERNSTEIN:FAILED {"reason":"x"} (see log)',
+        'BERNSTEIN:FAILED {"reason":"x (see log)"}',
+    ),
+    Code(
+        "BS212",
+        "non-finite-number",
+        Severity.WARNING,
+        "The payload holds NaN or Infinity.",
+        "JSON has no NaN or Infinity; Python's json.dumps writes them unless"
+        " allow_nan=False. Readers reject the line. Send null or a string instead.",
+        'BERNSTEIN:COMPLETED {"score":NaN}',
+        'BERNSTEIN:COMPLETED {"score":null}',
+    ),
+    Code(
+        "BS213",
+        "duplicate-key",
+        Severity.WARNING,
+        "An object in the payload has the same key twice.",
+        "Duplicate keys are grammatical JSON and readers keep the last value, but other"
+        " JSON libraries keep the first or fail, so consumers can disagree about the"
+        " payload.",
+        'BERNSTEIN:FAILED {"reason":"a","reason":"b"}',
+        'BERNSTEIN:FAILED {"reason":"b"}',
+    ),
+    Code(
+        "BS214",
+        "prefix-mid-line",
+        Severity.WARNING,
+        "A signal appears in the middle of a line.",
+        "Signals must start at column 0. Text before the prefix (a log prefix, a shell"
+        " `echo` of a signal, output without a final newline before the signal) makes"
+        " the line plain output. Print the signal on its own line.",
+        "INFO BERNSTEIN:COMPLETED",
+        "BERNSTEIN:COMPLETED",
+    ),
+    Code(
+        "BS215",
+        "json-limit",
+        Severity.WARNING,
+        "The payload is JSON but exceeds a documented limit of the readers.",
+        "Readers refuse payloads they cannot represent faithfully: nesting deeper than"
+        " their bound, integers over 4300 digits, numbers outside the double range, and"
+        " lone surrogate escapes. Send such values as strings.",
+        'BERNSTEIN:COMPLETED {"x":1e400}',
+        'BERNSTEIN:COMPLETED {"x":"1e400"}',
+    ),
+    Code(
+        "BS301",
+        "missing-terminal",
+        Severity.WARNING,
+        "The run emitted no terminal signal (MissingTerminalSignal).",
+        "Every adapter run should end with COMPLETED or FAILED. A missing terminal is a"
+        " warning, not a failure, so adapters that have not adopted the vocabulary keep"
+        " passing while the gap stays visible. Wrap the command with `bernstein-signals"
+        " wrap` or use the shell helpers' bernstein_guard.",
+    ),
+    Code(
+        "BS302",
+        "signal-after-terminal",
+        Severity.WARNING,
+        "A signal follows a terminal signal.",
+        "COMPLETED and FAILED end the run's lifecycle; orchestrators may stop reading or"
+        " ignore what follows.",
+    ),
+    Code(
+        "BS303",
+        "multiple-terminals",
+        Severity.WARNING,
+        "The run emitted the same terminal signal more than once.",
+        "One terminal signal per run: a wrapper and the tool it wraps both reporting"
+        " completion is the usual cause. Only the first one counts.",
+    ),
+    Code(
+        "BS304",
+        "conflicting-terminals",
+        Severity.ERROR,
+        "The run emitted both COMPLETED and FAILED.",
+        "The outcome of the run is ambiguous: consumers that take the first terminal and"
+        " those that take the last disagree.",
+    ),
+    Code(
+        "BS305",
+        "question-id-reused",
+        Severity.WARNING,
+        "A QUESTION id is used twice in one run.",
+        "Replies are routed by id; two questions with one id cannot both be answered"
+        " correctly. Recorded stdout cannot show answers, so this is a warning here;"
+        " `bernstein-signals conform`, which sees both sides, makes reuse while the first"
+        " question is unanswered an error.",
+    ),
+    Code(
+        "BS306",
+        "plan-not-drafted",
+        Severity.INFORMATION,
+        "A PLAN_READY names a path that no PLAN_DRAFT announced.",
+        "Plan handoff usually drafts the plan (PLAN_DRAFT with its path) before the file"
+        " is ready. This is only information: drafting is optional.",
+    ),
+    Code(
+        "BS307",
+        "long-signal-line",
+        Severity.INFORMATION,
+        "A signal line is longer than 4096 bytes.",
+        "POSIX guarantees atomic pipe writes only up to PIPE_BUF (4096 bytes on Linux); a"
+        " longer line can interleave with other writers on the same pipe. Hand large"
+        " content over as a file under .sdd/.",
+    ),
+)
+
+CODES: dict[str, Code] = {code.code: code for code in _CODES}
+_BY_NAME = {code.name: code for code in _CODES}
+
+
+def lookup(text: str) -> Code | None:
+    """A code by id (``BS204``, any case) or name (``unknown-kind``)."""
+    return CODES.get(text.upper()) or _BY_NAME.get(text.lower())
+
+
+def select_codes(select: list[str], ignore: list[str]) -> frozenset[str]:
+    """The codes enabled by ``--select``/``--ignore``: ids, names or id prefixes (``BS2``).
+
+    Raises ValueError naming the first selector that matches nothing.
+    """
+
+    def expand(selector: str) -> set[str]:
+        code = lookup(selector)
+        if code is not None:
+            return {code.code}
+        matched = {c for c in CODES if c.startswith(selector.upper())}
+        if not matched or not selector:
+            raise ValueError(f"unknown code or prefix {selector!r}")
+        return matched
+
+    enabled: set[str] = set(CODES) if not select else set()
+    for selector in select:
+        enabled |= expand(selector)
+    for selector in ignore:
+        enabled -= expand(selector)
+    return frozenset(enabled)

@@ -1,0 +1,469 @@
+"""Diagnose one line: a signal's payload against its schema, or why a signal-like line is not one.
+
+The verdict always comes from the binding (``parse_signal`` and the generated
+``validate_payload``); this module only explains it, so the validator can
+never disagree with what readers do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bernstein_signals import (
+    MAX_NESTING_DEPTH,
+    SIGNAL_PREFIX,
+    SignalKind,
+    StreamSignal,
+    format_signal,
+    parse_signal,
+    validate_payload,
+)
+
+from ._spans import locate, value_spans
+from .codes import CODES, Severity
+from .diagnostics import Diagnostic
+
+__all__ = ["LONG_SIGNAL_BYTES", "LineChecker", "is_signal_like"]
+
+LONG_SIGNAL_BYTES = 4096
+"""PIPE_BUF on Linux: longer writes may interleave with other writers."""
+
+_KINDS = {kind.value for kind in SignalKind}
+_TRIGGER = re.compile(r"(?i)bernstein")
+_SHAPE = re.compile(r"(?i)bernstein(?P<gap>[ \t]*)(?P<colon>:?)(?P<space>\s*)(?P<kind>\w*)")
+_NON_FINITE = re.compile(r"-?(?:NaN|Infinity)")
+_BAD_JSON_SPACE = re.compile(r"[\r\n\f\v]")
+_LENIENT_ONLY = frozenset({"BS206", "BS207", "BS208"})
+_PREFIX_WORD = SIGNAL_PREFIX.rstrip(":")
+
+
+def is_signal_like(text: str) -> bool:
+    """Whether a line mentions the prefix in any case: the only lines worth a closer look."""
+    return _TRIGGER.search(text) is not None
+
+
+@dataclass
+class _Finding:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    replacement: str | None = None
+
+
+class _PayloadProbe:
+    """json.loads with hooks that remember what strict readers would refuse."""
+
+    def __init__(self) -> None:
+        self.non_finite = False
+        self.duplicates: list[str] = []
+        self._decoder = json.JSONDecoder(
+            object_pairs_hook=self._pairs, parse_constant=self._constant
+        )
+
+    def _pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    self.duplicates.append(key)
+                seen.add(key)
+        return result
+
+    def _constant(self, name: str) -> float:
+        self.non_finite = True
+        return float(name.replace("Infinity", "inf"))
+
+    def decode(self, text: str) -> tuple[Any, int]:
+        value, end = self._decoder.raw_decode(text)
+        return value, end
+
+
+def _limit_problem(value: Any) -> str | None:
+    """Why the binding refused JSON that Python's json module read, if a documented limit."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            stack += [(key, depth) for key in item]
+            stack += [(child, depth + 1) for child in item.values()]
+        elif isinstance(item, list):
+            stack += [(child, depth + 1) for child in item]
+        elif isinstance(item, float) and item in (float("inf"), float("-inf")):
+            return "a number outside the double range"
+        elif isinstance(item, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in item):
+            return "a lone surrogate escape, which is not Unicode text"
+        if depth > MAX_NESTING_DEPTH and isinstance(item, (dict, list)):
+            return "nesting deeper than readers accept"
+    return None
+
+
+class LineChecker:
+    """Diagnoses lines one at a time; holds no state between lines."""
+
+    def __init__(self, *, lenient: bool = False, enabled: frozenset[str] | None = None) -> None:
+        self.lenient = lenient
+        self.enabled = frozenset(CODES) if enabled is None else enabled
+
+    # -- public -------------------------------------------------------------
+
+    def check(self, text: str, line_no: int) -> tuple[StreamSignal | None, list[Diagnostic]]:
+        """The signal on the line (None if readers in this mode see none) and its diagnostics."""
+        signal = parse_signal(text)
+        if signal is not None:
+            offset = len(SIGNAL_PREFIX) + len(signal.kind) + 1
+            return signal, self._signal_diagnostics(signal, text, offset, line_no)
+        if not _TRIGGER.search(text):
+            return None, []
+        finding = self._near_miss(text, line_no)
+        lenient = parse_signal(text, lenient=True) if self.lenient else None
+        diagnostics = [self._with_fix(d, finding.replacement) for d in finding.diagnostics]
+        if lenient is None:
+            return None, self._enabled(diagnostics)
+        diagnostics = [_downgrade(d) if d.code in _LENIENT_ONLY else d for d in diagnostics]
+        payload_at = _lenient_payload_offset(text)
+        diagnostics += self._signal_diagnostics(lenient, text, payload_at, line_no)
+        return lenient, self._enabled(diagnostics)
+
+    # -- signals ------------------------------------------------------------
+
+    def _signal_diagnostics(
+        self, signal: StreamSignal, text: str, offset: int, line_no: int
+    ) -> list[Diagnostic]:
+        diagnostics: list[Diagnostic] = []
+        payload_text = text[offset:].rstrip() if signal.payload or "{" in text[offset:] else ""
+        errors = validate_payload(signal.kind, signal.payload)
+        if errors:
+            spans = value_spans(payload_text)
+            for error in errors:
+                start, end = locate(spans, error.pointer) or (0, len(payload_text))
+                diagnostics.append(
+                    Diagnostic(
+                        "BS101",
+                        Severity.ERROR,
+                        line_no,
+                        offset + start,
+                        offset + end,
+                        f"{signal.kind} payload at {error.pointer or '/'}: {error.message}"
+                        f" [{error.rule}]",
+                        pointer=error.pointer,
+                    )
+                )
+        if payload_text.count(":") > _key_count(signal.payload):
+            # More colons than keys: a colon in a string, or a duplicate key.
+            probe = _PayloadProbe()
+            with contextlib.suppress(ValueError):
+                probe.decode(payload_text)
+            for key in dict.fromkeys(probe.duplicates):
+                start, end = _second_key(payload_text, key)
+                diagnostics.append(
+                    Diagnostic(
+                        "BS213",
+                        Severity.WARNING,
+                        line_no,
+                        offset + start,
+                        offset + end,
+                        f"duplicate key {key!r} in the {signal.kind} payload: readers keep"
+                        " the last value, other JSON libraries may keep the first",
+                    )
+                )
+        if len(text) * 4 > LONG_SIGNAL_BYTES and len(text.encode()) > LONG_SIGNAL_BYTES:
+            diagnostics.append(
+                Diagnostic(
+                    "BS307",
+                    Severity.INFORMATION,
+                    line_no,
+                    0,
+                    len(text),
+                    f"signal line of {len(text.encode())} bytes, over {LONG_SIGNAL_BYTES}:"
+                    " a write this long can interleave with other writers on the same pipe",
+                )
+            )
+        return self._enabled(diagnostics)
+
+    # -- near misses --------------------------------------------------------
+
+    def _near_miss(self, text: str, line_no: int) -> _Finding:
+        for match in _SHAPE.finditer(text):
+            if _is_attempt(match):
+                return self._explain(text, match, line_no)
+        return _Finding()
+
+    def _explain(self, text: str, match: re.Match[str], line_no: int) -> _Finding:
+        finding = _Finding()
+        start = match.start()
+
+        def add(code: str, begin: int, end: int, message: str) -> None:
+            severity = CODES[code].severity
+            finding.diagnostics.append(
+                Diagnostic(code, severity, line_no, begin, max(end, begin + 1), message)
+            )
+
+        before = text[:start]
+        if before and not before.isspace():
+            inner = self._near_miss(text[start:], line_no)
+            candidate = text[start:]
+            finding.replacement = (
+                candidate if parse_signal(candidate) is not None else inner.replacement
+            )
+            add(
+                "BS214",
+                start,
+                len(text),
+                "the signal does not start at column 0: text before the prefix makes the"
+                " whole line plain output; print the signal on its own line",
+            )
+            return finding
+        if before:
+            add(
+                "BS208",
+                0,
+                start,
+                "whitespace before the prefix (indented output); accepted only by lenient readers",
+            )
+
+        word = text[start : start + len(_PREFIX_WORD)]
+        if word != _PREFIX_WORD:
+            add(
+                "BS201",
+                start,
+                start + len(word),
+                f"prefix {word!r} is in the wrong case: readers only match {SIGNAL_PREFIX!r}",
+            )
+        if match["gap"] or not match["colon"]:
+            add(
+                "BS202",
+                start,
+                match.end("colon") if match["colon"] else match.end("gap"),
+                f"the prefix must be exactly {SIGNAL_PREFIX!r}"
+                + (" (no space before the colon)" if match["gap"] else " (the colon is missing)"),
+            )
+        if match["space"]:
+            add(
+                "BS208",
+                match.start("space"),
+                match.end("space"),
+                "whitespace after the prefix; accepted only by lenient readers",
+            )
+
+        kind = self._kind(match, add)
+        rest_at = match.end()
+        payload = self._rest(text, rest_at, kind, add)
+        if kind is not None and payload is not None:
+            finding.replacement = payload
+        return finding
+
+    def _kind(self, match: re.Match[str], add: Callable[[str, int, int, str], None]) -> str | None:
+        word, begin, end = match["kind"], match.start("kind"), match.end("kind")
+        if word in _KINDS:
+            return word
+        if word.upper() in _KINDS:
+            add("BS203", begin, end, f"kind {word!r} must be written {word.upper()!r}")
+            return word.upper()
+        guess = difflib.get_close_matches(word.upper(), sorted(_KINDS), n=1, cutoff=0.6)
+        hint = f"; did you mean {guess[0]!r}?" if guess else ""
+        known = ", ".join(sorted(_KINDS))
+        if not word:
+            add("BS204", begin, end, f"no kind after the prefix (known kinds: {known})")
+        else:
+            add("BS204", begin, end, f"unknown kind {word!r}{hint} (known kinds: {known})")
+        return guess[0] if guess else None
+
+    def _rest(
+        self, text: str, at: int, kind: str | None, add: Callable[[str, int, int, str], None]
+    ) -> str | None:
+        """Check what follows the kind; return the replacement line, if one is certain."""
+        rest = text[at:]
+        fixed = f"{SIGNAL_PREFIX}{kind}"
+        if not rest:
+            return fixed
+        body = rest.lstrip()
+        separator = rest[: len(rest) - len(body)]
+        if not body:
+            add(
+                "BS208",
+                at,
+                len(text),
+                "trailing whitespace after the kind; accepted only by lenient readers",
+            )
+            return fixed
+        payload_at = at + len(separator)
+        if not separator:
+            if body[0] not in '{["':
+                add(
+                    "BS211",
+                    at,
+                    len(text),
+                    "text follows the kind: only one space and a JSON object may follow it",
+                )
+                return None
+            add(
+                "BS205",
+                at,
+                at + 1,
+                "no space between the kind and the payload: put exactly one space before it",
+            )
+        elif separator != " ":
+            if set(separator) == {" "}:
+                add(
+                    "BS206",
+                    at,
+                    payload_at,
+                    f"{len(separator)} spaces between the kind and"
+                    " the payload; strict readers require exactly one",
+                )
+            else:
+                add(
+                    "BS207",
+                    at,
+                    payload_at,
+                    "the kind and the payload must be separated by one"
+                    " space, not tabs or other whitespace; accepted only by lenient readers",
+                )
+        stripped = body.rstrip()
+        if stripped != body:
+            add(
+                "BS208",
+                payload_at + len(stripped),
+                len(text),
+                "trailing whitespace after the payload; accepted only by lenient readers",
+            )
+        return self._payload(stripped, payload_at, fixed, add)
+
+    def _payload(
+        self, body: str, at: int, fixed: str, add: Callable[[str, int, int, str], None]
+    ) -> str | None:
+        probe = _PayloadProbe()
+        try:
+            value, end = probe.decode(body)
+        except json.JSONDecodeError as exc:
+            add(
+                "BS210",
+                at + exc.pos,
+                at + exc.pos + 1,
+                f"malformed JSON payload: {exc.msg} (column {at + exc.pos + 1})",
+            )
+            return None
+        except (ValueError, RecursionError) as exc:
+            add("BS215", at, at + len(body), f"the payload exceeds a reader limit: {exc}")
+            return None
+        if not isinstance(value, dict):
+            what = "null" if value is None else type(value).__name__.replace("list", "array")
+            add("BS209", at, at + end, f"the payload is a JSON {what}, not an object")
+            return None
+        if end < len(body):
+            add("BS211", at + end, at + len(body), "text follows the payload object")
+            return None
+        if probe.non_finite:
+            found = _NON_FINITE.search(body)
+            begin = at + (found.start() if found else 0)
+            add(
+                "BS212",
+                begin,
+                begin + (len(found.group()) if found else len(body)),
+                "NaN and Infinity are not JSON; send null or a string",
+            )
+            return None
+        problem = _limit_problem(value)
+        if problem:
+            add("BS215", at, at + len(body), f"the payload holds {problem}")
+            return None
+        candidate = f"{fixed} {body}"
+        if parse_signal(candidate) is not None:
+            return candidate
+        bad_space = _BAD_JSON_SPACE.search(body)
+        if bad_space:
+            add(
+                "BS210",
+                at + bad_space.start(),
+                at + bad_space.end(),
+                "JSON whitespace in a"
+                " signal is limited to spaces and tabs (CR, LF, FF and VT end lines for readers)",
+            )
+        else:
+            add("BS210", at, at + len(body), "the payload is not strict JSON")
+        try:
+            return format_signal(fixed[len(SIGNAL_PREFIX) :], value, validate=False)
+        except (TypeError, ValueError):
+            return None
+
+    # -- helpers ------------------------------------------------------------
+
+    def _enabled(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+        if not diagnostics:
+            return diagnostics
+        return [d for d in diagnostics if d.code in self.enabled]
+
+    @staticmethod
+    def _with_fix(diagnostic: Diagnostic, replacement: str | None) -> Diagnostic:
+        if replacement is None:
+            return diagnostic
+        return Diagnostic(
+            diagnostic.code,
+            diagnostic.severity,
+            diagnostic.line,
+            diagnostic.start,
+            diagnostic.end,
+            diagnostic.message,
+            replacement,
+            diagnostic.pointer,
+        )
+
+
+def _key_count(value: Any) -> int:
+    """How many object keys ``value`` holds, at every depth."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            count += len(item)
+            stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
+        elif isinstance(item, list):
+            stack.extend(v for v in item if isinstance(v, (dict, list)))
+    return count
+
+
+def _is_attempt(match: re.Match[str]) -> bool:
+    """Tell a signal attempt from prose that mentions the name."""
+    word = match["kind"]
+    if word.upper() in _KINDS:
+        return True
+    if not match["colon"]:
+        return False
+    exact = match.group()[: len(_PREFIX_WORD)] == _PREFIX_WORD
+    return exact or (word.isupper() and not match["gap"])
+
+
+def _downgrade(diagnostic: Diagnostic) -> Diagnostic:
+    return Diagnostic(
+        diagnostic.code,
+        Severity.INFORMATION,
+        diagnostic.line,
+        diagnostic.start,
+        diagnostic.end,
+        diagnostic.message.replace("accepted only by lenient readers", "accepted in lenient mode"),
+        diagnostic.replacement,
+        diagnostic.pointer,
+    )
+
+
+_LENIENT_SHAPE = re.compile(r"\s*" + re.escape(SIGNAL_PREFIX) + r"\s*\w+\s*")
+
+
+def _lenient_payload_offset(text: str) -> int:
+    match = _LENIENT_SHAPE.match(text)
+    return match.end() if match else 0
+
+
+def _second_key(text: str, key: str) -> tuple[int, int]:
+    """The span of the last occurrence of ``key`` as an object key, or the whole text."""
+    literal = json.dumps(key, ensure_ascii=False)
+    found = [m.start() for m in re.finditer(re.escape(literal) + r"[ \t]*:", text)]
+    if len(found) >= 2:
+        return found[-1], found[-1] + len(literal)
+    return 0, len(text)

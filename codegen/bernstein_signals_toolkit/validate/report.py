@@ -1,0 +1,301 @@
+"""Whole-stream conformance: the line checks plus what only the sequence of signals shows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from bernstein_signals import SignalKind, StreamSignal
+
+from ._scan import DEFAULT_MAX_LINE_BYTES, Readable, scan_lines
+from .codes import CODES, Severity
+from .diagnostics import Diagnostic
+from .lines import LineChecker, is_signal_like
+
+__all__ = [
+    "REPORT_FORMAT_VERSION",
+    "ConformanceReport",
+    "SeenSignal",
+    "StreamChecker",
+    "conformance_report",
+    "report_from_binary",
+]
+
+REPORT_FORMAT_VERSION = 1
+"""The version of ``ConformanceReport.to_dict()``'s shape (see report.schema.json)."""
+
+
+class SeenSignal(NamedTuple):
+    line: int
+    signal: StreamSignal
+
+
+@dataclass
+class ConformanceReport:
+    """What one adapter run's stdout says about its use of the protocol."""
+
+    run_id: str | None
+    lines: int = 0
+    signals: list[SeenSignal] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    missing_terminal_signal: list[str] = field(default_factory=list)
+    """The run ids (one, or "-" without an id) of runs that emitted no terminal signal."""
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Signals per kind, every kind of the vocabulary listed."""
+        seen = Counter(record.signal.kind.value for record in self.signals)
+        return {kind.value: seen.get(kind.value, 0) for kind in SignalKind}
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+    @property
+    def passed(self) -> bool:
+        """No errors; warnings and information never fail a run."""
+        return self.count(Severity.ERROR) == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": REPORT_FORMAT_VERSION,
+            "run_id": self.run_id,
+            "lines": self.lines,
+            "passed": self.passed,
+            "counts": self.counts,
+            "summary": {severity.value: self.count(severity) for severity in Severity},
+            "missing_terminal_signal": list(self.missing_terminal_signal),
+            "signals": [
+                {
+                    "line": record.line,
+                    "kind": record.signal.kind.value,
+                    "payload": record.signal.payload,
+                    "raw_line": record.signal.raw_line,
+                }
+                for record in self.signals
+            ],
+            "diagnostics": [diagnostic.to_dict() for diagnostic in self.diagnostics],
+        }
+
+
+class StreamChecker:
+    """Feeds lines through the line checks and keeps the stream-level state of one run."""
+
+    def __init__(
+        self,
+        *,
+        run_id: str | None = None,
+        lenient: bool = False,
+        enabled: frozenset[str] | None = None,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    ) -> None:
+        self.enabled = frozenset(CODES) if enabled is None else enabled
+        self.max_line_bytes = max_line_bytes
+        self.report = ConformanceReport(run_id)
+        self._lines = LineChecker(lenient=lenient, enabled=self.enabled)
+        self._terminal: SeenSignal | None = None
+        self._question_ids: dict[str, int] = {}
+        self._drafted: set[str] = set()
+
+    def _add(self, diagnostic: Diagnostic) -> None:
+        if diagnostic.code in self.enabled:
+            self.report.diagnostics.append(diagnostic)
+
+    def _simple(self, code: str, line: int, end: int, message: str) -> None:
+        self._add(Diagnostic(code, CODES[code].severity, line, 0, max(end, 1), message))
+
+    # -- feeding ------------------------------------------------------------
+
+    def feed_text(self, line_no: int, text: str) -> None:
+        """One line (terminator removed) that may hold a signal."""
+        signal, diagnostics = self._lines.check(text, line_no)
+        for diagnostic in diagnostics:
+            self._add(diagnostic)
+        if signal is not None:
+            self._signal(line_no, signal, len(text))
+
+    def feed_bytes(self, line_no: int, data: bytes) -> None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if is_signal_like(data.decode("utf-8", "replace")):
+                column = len(data[: exc.start].decode("utf-8", "replace"))
+                self._add(
+                    Diagnostic(
+                        "BS001",
+                        Severity.WARNING,
+                        line_no,
+                        column,
+                        column + 1,
+                        f"a signal-like line is not valid UTF-8 (byte 0x{data[exc.start]:02x}"
+                        f" at byte offset {exc.start}); readers treat it as plain output",
+                    )
+                )
+            return
+        self.feed_text(line_no, text)
+
+    def feed_overlong(self, line_no: int, length: int) -> None:
+        self._simple(
+            "BS002",
+            line_no,
+            1,
+            f"line of {length} bytes is over the {self.max_line_bytes}-byte bound; readers"
+            " skip it, so any signal on it is lost",
+        )
+
+    def finish(self, lines: int) -> ConformanceReport:
+        report = self.report
+        report.lines = lines
+        if self._terminal is None:
+            run = report.run_id or "-"
+            report.missing_terminal_signal.append(run)
+            self._add(
+                Diagnostic(
+                    "BS301",
+                    Severity.WARNING,
+                    max(lines, 1),
+                    0,
+                    0,
+                    f"MissingTerminalSignal: run {run} emitted no terminal signal"
+                    " (COMPLETED or FAILED)",
+                )
+            )
+        report.diagnostics.sort(key=lambda d: (d.line, d.start, d.code))
+        return report
+
+    # -- stream rules ---------------------------------------------------------
+
+    def _signal(self, line_no: int, signal: StreamSignal, width: int) -> None:
+        self.report.signals.append(SeenSignal(line_no, signal))
+        first = self._terminal
+        if first is not None:
+            if signal.is_terminal and signal.kind != first.signal.kind:
+                self._simple(
+                    "BS304",
+                    line_no,
+                    width,
+                    f"{signal.kind} after {first.signal.kind} on line {first.line}:"
+                    " the run's outcome is ambiguous",
+                )
+            elif signal.is_terminal:
+                self._simple(
+                    "BS303",
+                    line_no,
+                    width,
+                    f"second {signal.kind} (the first is on line {first.line})",
+                )
+            else:
+                self._simple(
+                    "BS302",
+                    line_no,
+                    width,
+                    f"{signal.kind} after the terminal {first.signal.kind} on line {first.line}",
+                )
+        elif signal.is_terminal:
+            self._terminal = SeenSignal(line_no, signal)
+
+        payload = signal.payload
+        if signal.kind == SignalKind.QUESTION and isinstance(payload.get("id"), str):
+            question_id = payload["id"]
+            if question_id in self._question_ids:
+                self._simple(
+                    "BS305",
+                    line_no,
+                    width,
+                    f"QUESTION id {question_id!r} was already used on line"
+                    f" {self._question_ids[question_id]}",
+                )
+            else:
+                self._question_ids[question_id] = line_no
+        elif signal.kind == SignalKind.PLAN_DRAFT and isinstance(payload.get("path"), str):
+            self._drafted.add(payload["path"])
+        elif (
+            signal.kind == SignalKind.PLAN_READY
+            and isinstance(payload.get("path"), str)
+            and payload["path"] not in self._drafted
+        ):
+            self._simple(
+                "BS306",
+                line_no,
+                width,
+                f"PLAN_READY path {payload['path']!r} was never announced by a PLAN_DRAFT",
+            )
+
+
+def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | bytes]]:
+    """Number lines and drop one terminator ("\n" or "\r\n") as readers do."""
+    for number, line in enumerate(lines, 1):
+        if isinstance(line, bytes):
+            bare = line[:-1] if line.endswith(b"\n") else line
+            yield number, bare[:-1] if bare.endswith(b"\r") else bare
+        else:
+            text = line[:-1] if line.endswith("\n") else line
+            yield number, text[:-1] if text.endswith("\r") else text
+
+
+def conformance_report(
+    lines: Iterable[str | bytes],
+    *,
+    run_id: str | None = None,
+    lenient: bool = False,
+    enabled: frozenset[str] | None = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> ConformanceReport:
+    """Check one run's stdout, given as lines (str or bytes, terminators optional)."""
+    checker = StreamChecker(
+        run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes
+    )
+    count = 0
+    for count, line in _numbered(lines):
+        if isinstance(line, bytes):
+            if len(line) > max_line_bytes:
+                checker.feed_overlong(count, len(line))
+            elif b"ernstein" in line.lower():
+                checker.feed_bytes(count, line)
+        elif len(line) * 4 > max_line_bytes and len(line.encode()) > max_line_bytes:
+            checker.feed_overlong(count, len(line.encode()))
+        elif is_signal_like(line):
+            checker.feed_text(count, line)
+    return checker.finish(count)
+
+
+def report_from_binary(
+    stream: Readable,
+    *,
+    run_id: str | None = None,
+    lenient: bool = False,
+    enabled: frozenset[str] | None = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> ConformanceReport:
+    """Check a binary stream in constant memory; only signal-like lines reach Python code."""
+    checker = StreamChecker(
+        run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes
+    )
+    counter = _LineCounter(stream)
+    for scanned in scan_lines(counter, b"bernstein", fold_case=True, max_line_bytes=max_line_bytes):
+        if scanned.overlong:
+            checker.feed_overlong(scanned.line_no, scanned.overlong)
+        else:
+            checker.feed_bytes(scanned.line_no, scanned.data)
+    return checker.finish(counter.lines)
+
+
+class _LineCounter:
+    """Wraps a binary stream and counts its lines as chunks pass through."""
+
+    def __init__(self, stream: Readable) -> None:
+        self._read = getattr(stream, "read1", stream.read)
+        self._newlines = 0
+        self._last = b"\n"
+
+    def read(self, size: int = -1, /) -> bytes:
+        chunk: bytes = self._read(size)
+        if chunk:
+            self._newlines += chunk.count(b"\n")
+            self._last = chunk[-1:]
+        return chunk
+
+    @property
+    def lines(self) -> int:
+        return self._newlines + (self._last != b"\n")
