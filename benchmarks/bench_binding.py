@@ -8,16 +8,14 @@
 
 from __future__ import annotations
 
-import gc
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 from benchmarks._corpus import corpus_lines, signal_lines
+from benchmarks._timing import report, side_by_side
 from bernstein_signals import (
     SignalKind,
     StreamSignal,
@@ -58,56 +56,6 @@ def _seed_parse(line: str) -> StreamSignal | None:
     return StreamSignal(kind, payload, line)
 
 
-def _per_call(run: Callable[[], object], loops: int) -> float:
-    start = time.perf_counter()
-    for _ in range(loops):
-        run()
-    return (time.perf_counter() - start) / loops
-
-
-def _side_by_side(
-    ours: Callable[[], object],
-    base: Callable[[], object],
-    *,
-    repeats: int,
-    loops: tuple[int, int] = (1, 1),
-) -> tuple[float, float]:
-    """Seconds per call of each, timed in turns so that both see the same machine.
-
-    The fastest of ``repeats`` turns counts: the one the other processes of a
-    shared machine disturbed least. One untimed call of each warms caches, and
-    the garbage collector is off while timing, as in timeit.
-    """
-    ours()
-    base()
-    best_ours = best_base = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(repeats):
-            best_ours = min(best_ours, _per_call(ours, loops[0]))
-            best_base = min(best_base, _per_call(base, loops[1]))
-    finally:
-        gc.enable()
-    return best_ours, best_base
-
-
-def _report(what: str, count: int, times: tuple[float, float], baseline: str, goal: str) -> None:
-    """One row: both throughputs, then how many times faster we are.
-
-    For a ``goal`` starting "time", how many times the baseline's time we take.
-    """
-    ours, base = times
-    ratio = (
-        f"time  {ours / base:6.2f}x" if goal.startswith("time") else f"ratio {base / ours:6.2f}x"
-    )
-    print(
-        f"{what:<36} {count / ours:>12,.0f}/s   {baseline:<22} {count / base:>12,.0f}/s"
-        f"   {ratio}   target {goal.removeprefix('time ')}",
-        flush=True,
-    )
-
-
 def _validators() -> dict[SignalKind, jsonschema.Draft202012Validator]:
     return {
         kind: jsonschema.Draft202012Validator(
@@ -134,34 +82,34 @@ def main(quick: bool) -> None:
     # 1. Reading a whole stdout.
     read = list(iter_signals(lines))
     assert read == [s for line in lines if (s := _seed_parse(line)) is not None]
-    times = _side_by_side(
+    times = side_by_side(
         lambda: sum(1 for _ in iter_signals(lines)),
         lambda: sum(1 for line in lines if _seed_parse(line) is not None),
         repeats=repeats,
     )
-    _report("iter_signals (strict), all lines", len(lines), times, "seed-style loop", ">= 1.0x")
+    report("iter_signals (strict), all lines", len(lines), times, "seed-style loop", ">= 1.0x")
 
     # 2. Parsing signal lines; Lark is slow, so both run on a sample.
     lark = load_grammar(GRAMMAR)[1]
     sample = signals[: 500 if quick else 2000]
-    times = _side_by_side(
+    times = side_by_side(
         lambda: [parse_signal(line) for line in sample],
         lambda: [lark.parse(line.rstrip("\n")) for line in sample],
         repeats=repeats,
         loops=(10, 1),
     )
-    _report("parse_signal (strict), signal lines", len(sample), times, "Lark LALR", ">= 20x")
+    report("parse_signal (strict), signal lines", len(sample), times, "Lark LALR", ">= 20x")
 
     # 3. Validating the corpus's payloads.
     cases = [(signal.kind, signal.payload) for signal in read]
     validators = _validators()
-    times = _side_by_side(
+    times = side_by_side(
         lambda: [validate_payload(kind, payload) for kind, payload in cases],
         lambda: [validators[kind].is_valid(payload) for kind, payload in cases],
         repeats=repeats,
         loops=(5, 1),
     )
-    _report("validate_payload", len(cases), times, "jsonschema is_valid", ">= 20x")
+    report("validate_payload", len(cases), times, "jsonschema is_valid", ">= 20x")
 
     # 4. Formatting them again.
     payloads = [(kind, payload or None) for kind, payload in cases]
@@ -171,9 +119,9 @@ def main(quick: bool) -> None:
         def formatted(v: bool = validate) -> list[str]:
             return [format_signal(k, p, validate=v) for k, p in payloads]
 
-        times = _side_by_side(
+        times = side_by_side(
             formatted,
             lambda: [_dumps_line(k, p) for k, p in payloads],
             repeats=repeats,
         )
-        _report(f"format_signal(validate={validate})", len(payloads), times, bare, goal)
+        report(f"format_signal(validate={validate})", len(payloads), times, bare, goal)
