@@ -21,10 +21,13 @@ $(STAMP): pyproject.toml constraints.txt
 
 setup: $(STAMP) ## create .venv and install the toolkit with its test tools (pinned)
 
-demo: $(STAMP) ## the main job: regenerate from schema/ + grammar/ and show the result
+demo: $(STAMP) ## the main job: regenerate from schema/ + grammar/, show the result, run the example wrapper
 	$(BIN)/bernstein-signals generate
 	$(BIN)/bernstein-signals generate --check
 	@sed -n '/^## Kinds/,/^## [A-Z]/p' generated/docs/vocabulary.md | sed '$$d'
+	@echo '== examples/wrapper.sh, answered on stdin with {"in_reply_to":"q-plan","answer":"yes"}'
+	@cd "$$(mktemp -d)" && echo '{"in_reply_to":"q-plan","answer":"yes"}' \
+		| PATH="$(CURDIR)/$(BIN):$$PATH" "$(CURDIR)/examples/wrapper.sh"
 
 generate: $(STAMP) ## regenerate generated/ (also the update command for golden files)
 	$(BIN)/bernstein-signals generate
@@ -33,6 +36,7 @@ check: $(STAMP) ## fail if generated/ is stale, missing files or has orphans
 	$(BIN)/bernstein-signals generate --check
 
 test: $(STAMP) ## run the whole test suite
+	@scripts/ensure-test-shells
 	$(BIN)/python -m pytest
 
 lint: $(STAMP) ## ruff (lint + format check) and mypy --strict

@@ -257,12 +257,12 @@ HEARTBEAT = {
     "type": "object",
     "x-bernstein-kind": "HEARTBEAT",
     "x-bernstein-terminal": False,
-    "required": ["progress"],
+    "required": ["percent"],
     "properties": {
-        "progress": {"description": "Share of the work done, from 0 to 1.", "type": "number"},
+        "percent": {"description": "Share of the work done, in percent.", "type": "integer"},
         "note": {"description": "What the adapter is doing now.", "type": ["string", "null"]},
     },
-    "examples": [{"progress": 0.5}, {"progress": 1, "note": "wrapping up"}],
+    "examples": [{"percent": 50}, {"percent": 100, "note": "wrapping up"}],
 }
 
 
@@ -278,7 +278,7 @@ def test_adding_a_kind_is_one_schema_file(tmp_path: Path, vocabulary: tuple[Path
         "assert b.SignalKind.HEARTBEAT == 'HEARTBEAT'\n"
         "assert b.SignalKind.HEARTBEAT not in b.TERMINAL_SIGNAL_KINDS\n"
         "hints = typing.get_type_hints(b.HeartbeatPayload)\n"
-        "assert set(hints) == {'progress', 'note'}, hints\n"
+        "assert set(hints) == {'percent', 'note'}, hints\n"
         "assert 'HeartbeatPayload' in b.__all__\n"
         "print('ok')\n"
     )
@@ -293,8 +293,24 @@ def test_adding_a_kind_is_one_schema_file(tmp_path: Path, vocabulary: tuple[Path
     )
     assert imported.stdout == "ok\n", imported.stderr
     docs = (out / "docs/vocabulary.md").read_text()
-    assert '| `HEARTBEAT` | no | `{"progress": float, "note"?: str \\| null, ...}` |' in docs
+    assert '| `HEARTBEAT` | no | `{"percent": int, "note"?: str \\| null, ...}` |' in docs
     assert "The adapter is alive and working" in docs
+
+    shell = subprocess.run(
+        [
+            "sh",
+            "-c",
+            '. "$1" && bernstein_heartbeat 40 --note "half way"',
+            "sh",
+            str(out / "shell" / "bernstein-signals.sh"),
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert shell.stdout == 'BERNSTEIN:HEARTBEAT {"note":"half way","percent":40}\n', shell.stderr
 
     typed = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "bernstein_signals"],

@@ -218,7 +218,8 @@ async def test_hover(client: LanguageClient) -> None:
     )
     usage = await _hover(client, script_uri, 0, 3)
     assert usage is not None
-    assert "bernstein_question QUESTION [--options OPTIONS]... [--id ID]" in usage
+    assert "```sh\nbernstein_question QUESTION [--options VALUE]... [--id VALUE]\n```" in usage
+    assert "Identifies the question so that the reply can" in usage
     in_printf = await _hover(client, script_uri, 1, 20)
     assert in_printf is not None
     assert "**BLOCKED**" in in_printf

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -88,10 +88,16 @@ def _format_python(files: dict[str, str]) -> dict[str, str]:
     return {**files, **formatted}
 
 
-def render(vocabulary: Vocabulary) -> dict[str, bytes]:
-    """Every generated file, keyed by its POSIX path under the output folder."""
+def render(vocabulary: Vocabulary, targets: Iterable[str] | None = None) -> dict[str, bytes]:
+    """Every generated file (of the named targets), keyed by its POSIX path under the output.
+
+    Tests name targets to exercise one emitter on a vocabulary another emitter
+    refuses; ``generate`` always renders them all.
+    """
     files: dict[str, str] = {}
-    for target, emit in sorted(EMITTERS.items()):
+    chosen = sorted(EMITTERS) if targets is None else sorted(targets)
+    for target in chosen:
+        emit = EMITTERS[target]
         for path, text in emit(vocabulary).items():
             if path in files:
                 raise ToolkitError(f"emitter {target!r} writes {path}, which another emitter wrote")
@@ -100,8 +106,10 @@ def render(vocabulary: Vocabulary) -> dict[str, bytes]:
     return {path: _normalise(formatted[path]) for path in sorted(formatted)}
 
 
-def render_sources(schema_dir: Path, grammar: Path) -> dict[str, bytes]:
-    return render(load_vocabulary(schema_dir, grammar))
+def render_sources(
+    schema_dir: Path, grammar: Path, targets: Iterable[str] | None = None
+) -> dict[str, bytes]:
+    return render(load_vocabulary(schema_dir, grammar), targets)
 
 
 def _existing(out_dir: Path) -> dict[str, Path]:

@@ -14,11 +14,14 @@ __all__ = [
     "Sources",
     "find_project",
     "packaged_sources",
+    "shell_library",
 ]
 
 SCHEMA_DIR = "schema"
 GRAMMAR_FILE = "grammar/signal.lark"
 OUTPUT_DIR = "generated"
+SHELL_LIBRARY = "shell/bernstein-signals.sh"
+"""The shell library's path under the output folder (and under ``_sources`` when installed)."""
 _MARKER = "vocabulary.json"
 
 
@@ -50,3 +53,18 @@ def packaged_sources() -> Sources:
         if _is_project(root):
             return Sources(root / SCHEMA_DIR, root / GRAMMAR_FILE)
     raise UsageError(f"the toolkit's own schemas are missing from {package / '_sources'}")
+
+
+def shell_library() -> Path:
+    """The generated shell library this toolkit ships: package data, or the checkout's copy."""
+    package = Path(__file__).resolve().parent
+    for candidate in (
+        package / "_sources" / SHELL_LIBRARY,
+        package.parents[1] / OUTPUT_DIR / SHELL_LIBRARY,
+    ):
+        if candidate.is_file():
+            return candidate
+    raise UsageError(
+        f"the shell library is missing from {package / '_sources'};"
+        " run `bernstein-signals generate` in the checkout"
+    )

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Mapping
 from typing import Protocol
 
-from . import generate, lsp, schema, validate
+from . import generate, lsp, schema, shell, validate
 
 __all__ = ["COMMANDS", "Command"]
 
@@ -23,5 +23,6 @@ COMMANDS: Mapping[str, Command] = {
     "generate": generate,
     "lsp": lsp,
     "schema": schema,
+    "shell": shell,
     "validate": validate,
 }

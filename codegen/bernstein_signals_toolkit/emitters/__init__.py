@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ..model import Vocabulary
-from . import docs, python
+from . import docs, python, shell
 
 __all__ = ["EMITTERS", "Emitter"]
 
@@ -18,4 +18,5 @@ Emitter = Callable[[Vocabulary], dict[str, str]]
 EMITTERS: Mapping[str, Emitter] = {
     "docs": docs.emit,
     "python": python.emit,
+    "shell": shell.emit,
 }

@@ -19,6 +19,7 @@ from typing import Any
 
 from bernstein_signals import SIGNAL_PREFIX, SignalKind, parse_signal, validate_payload
 
+from ..emitters.shell import help_texts
 from ..load import load_vocabulary
 from ..model import Kind, Vocabulary
 from ..sources import packaged_sources
@@ -29,27 +30,16 @@ from ..validate.report import conformance_report
 from ._shell import UNKNOWN, Command, Origin, Word, commands, render_echo, render_printf
 
 __all__ = [
-    "FIXED_HELPERS",
     "Finding",
     "Settings",
     "analyse",
+    "helper_names",
     "helper_usage",
     "is_shell_document",
     "rewrite_as_helper",
     "vocabulary",
 ]
 
-FIXED_HELPERS = {
-    "bernstein_emit": "bernstein_emit KIND [key=value | key:=JSON]...\n\nEmit any kind, with"
-    " extras: key=value is a string, key:=JSON a raw JSON value.",
-    "bernstein_run": "bernstein_run CMD [ARG]...\n\nRun CMD, then emit COMPLETED, or FAILED with"
-    ' reason "exit N"; returns CMD\'s status.',
-    "bernstein_ask": "bernstein_ask [--var NAME] QUESTION [--options O]... [--id ID] [--timeout S]"
-    "\n\nEmit a QUESTION, read the reply from stdin and store the answer in NAME"
-    " (default BERNSTEIN_ANSWER).",
-    "bernstein_guard": "bernstein_guard\n\nMake sure the script ends with a terminal signal,"
-    " including when set -e aborts it or on INT/TERM.",
-}
 _SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
 _SHEBANG = re.compile(r"#!\s*(?:/usr)?/bin/(?:env\s+)?(?:sh|bash|zsh|dash|ksh|mksh)\b")
 _PLACEHOLDER = "0"  # stands for an unknown value: valid in a JSON string and as a number
@@ -213,21 +203,19 @@ def _kinds_by_helper() -> dict[str, Kind]:
     return {f"bernstein_{kind.snake}": kind for kind in vocabulary().kinds}
 
 
+@cache
+def _help_texts() -> dict[str, str]:
+    return help_texts(vocabulary())
+
+
+def helper_names() -> list[str]:
+    """Every function of the generated shell library, sorted."""
+    return sorted(_help_texts())
+
+
 def helper_usage(name: str) -> str | None:
-    """The usage of a helper function, from the schema (the shell help says the same)."""
-    if name in FIXED_HELPERS:
-        return FIXED_HELPERS[name]
-    kind = _kinds_by_helper().get(name)
-    if kind is None:
-        return None
-    parts = [name, *(prop.upper() for prop in kind.required)]
-    for prop in kind.properties:
-        if not prop.required:
-            repeat = "..." if prop.is_array else ""
-            parts.append(f"[--{prop.name} {prop.name.upper()}]{repeat}")
-    lines = [" ".join(parts), "", kind.description, ""]
-    lines += [f"{'' if p.required else '--'}{p.name}: {p.description}" for p in kind.properties]
-    return "\n".join(lines).rstrip()
+    """A helper's ``--help`` text, exactly as the shell library prints it."""
+    return _help_texts().get(name)
 
 
 def _finding(word: Word, end_word: Word, code: str, message: str) -> Finding:
@@ -239,13 +227,12 @@ def _finding(word: Word, end_word: Word, code: str, message: str) -> Finding:
 def _helper_call(command: Command) -> list[Finding]:
     head = command.words[0]
     name = head.literal or ""
-    if name in FIXED_HELPERS:
-        return []
     kinds = _kinds_by_helper()
     kind = kinds.get(name)
     if kind is None:
-        known = sorted([*kinds, *FIXED_HELPERS])
-        guess = difflib.get_close_matches(name, known, n=1)
+        if name in _help_texts():
+            return []  # a fixed helper: emit, run, ask, guard
+        guess = difflib.get_close_matches(name, helper_names(), n=1)
         hint = f"; did you mean {guess[0]}?" if guess else ""
         return [_finding(head, head, "BS504", f"no helper named {name}{hint}")]
     optional = {p.name: p for p in kind.properties if not p.required}
@@ -284,7 +271,7 @@ def _helper_call(command: Command) -> list[Finding]:
                     f" (options: {', '.join(f'--{o}' for o in optional)}){hint}",
                 )
             )
-    usage = (helper_usage(name) or name).splitlines()[0]
+    usage = (helper_usage(name) or name).splitlines()[0].removeprefix("Usage: ")
     if len(positionals) < len(kind.required):
         missing = ", ".join(p.upper() for p in kind.required[len(positionals) :])
         findings.append(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..emitters.docs import type_expression
 from ..model import Kind, Property
 from ._shell import Command, commands, render_echo, render_printf
-from .analysis import FIXED_HELPERS, helper_usage, vocabulary
+from .analysis import helper_names, helper_usage, vocabulary
 
 __all__ = ["Completion", "Hover", "completions", "hover"]
 
@@ -173,12 +173,10 @@ def _helper_hover(document: str, line: int, column: int) -> Hover | None:
         if head.start <= column <= head.end and head.literal:
             usage = helper_usage(head.literal)
             if usage is not None:
-                return Hover(
-                    f"```sh\n{usage.splitlines()[0]}\n```\n\n" + "\n".join(usage.splitlines()[2:]),
-                    line,
-                    head.start,
-                    head.end,
-                )
+                first, _, rest = usage.partition("\n")
+                call = first.removeprefix("Usage: ")
+                body = f"```sh\n{call}\n```\n\n```text\n{rest.strip()}\n```"
+                return Hover(body, line, head.start, head.end)
     return None
 
 
@@ -262,7 +260,7 @@ def _helper_completions(document: str, line: int, column: int) -> list[Completio
                 column,
                 is_function=True,
             )
-            for name in sorted([*names, *FIXED_HELPERS])
+            for name in helper_names()
             if name.startswith(typed)
         ]
     kind = names.get(command.words[0].literal or "")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import NamedTuple, Protocol
 
 __all__ = ["DEFAULT_MAX_LINE_BYTES", "Readable", "ScannedLine", "scan_lines"]
@@ -99,7 +99,9 @@ def _long_line(limit: int) -> re.Pattern[bytes]:
     return re.compile(rb"(?m)^[^\n]{%d}" % (limit + 1))
 
 
-def _lines_in(buffer: bytes, end: int, line_no: int, search: _Search) -> Iterator[ScannedLine]:
+def _lines_in(
+    buffer: bytes, end: int, line_no: int, search: _Search
+) -> Generator[ScannedLine, None, int]:
     """Scan ``buffer[:end]`` (whole lines only); return the line number after them."""
     needle, limit = search.needle, search.max_line_bytes
     haystack = buffer[:end].lower() if search.fold_case else buffer

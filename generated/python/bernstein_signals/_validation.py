@@ -25,6 +25,12 @@ def _key(value: object) -> object:
 def all_unique(items: Sequence[object]) -> bool:
     """``uniqueItems``: no two items are equal as JSON values."""
     try:
+        # Python's equality is JSON's but for True == 1: distinct here is distinct there.
+        if len(set(items)) == len(items):
+            return True
+    except TypeError:  # lists and dicts are unhashable
+        pass
+    try:
         return len({_key(item) for item in items}) == len(items)
     except TypeError:  # unhashable non-JSON values: compare pairwise
         keys = [_key(item) for item in items]

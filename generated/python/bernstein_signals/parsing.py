@@ -13,7 +13,7 @@ from typing import Final
 
 from ._strict_json import load_object
 from .kinds import SIGNAL_PREFIX, SignalKind
-from .signals import StreamSignal
+from .signals import StreamSignal, new_signal
 
 __all__ = ["iter_signals", "parse_signal"]
 
@@ -29,12 +29,12 @@ def _strict(line: str) -> StreamSignal | None:
     space = line.find(" ", _PREFIX_LENGTH)
     if space < 0:
         kind = _KINDS.get(line[_PREFIX_LENGTH:])
-        return None if kind is None else StreamSignal(kind, {}, line)
+        return None if kind is None else new_signal(kind, {}, line)
     kind = _KINDS.get(line[_PREFIX_LENGTH:space])
     if kind is None:
         return None
-    payload = load_object(line[space + 1 :])
-    return None if payload is None else StreamSignal(kind, payload, line)
+    payload = load_object(line, space + 1)
+    return None if payload is None else new_signal(kind, payload, line)
 
 
 def _lenient(line: str) -> StreamSignal | None:
@@ -48,9 +48,9 @@ def _lenient(line: str) -> StreamSignal | None:
     if kind is None:
         return None
     if len(parts) == 1:
-        return StreamSignal(kind, {}, line)
+        return new_signal(kind, {}, line)
     payload = load_object(parts[1])
-    return None if payload is None else StreamSignal(kind, payload, line)
+    return None if payload is None else new_signal(kind, payload, line)
 
 
 def parse_signal(line: object, *, lenient: bool = False) -> StreamSignal | None:
@@ -59,9 +59,10 @@ def parse_signal(line: object, *, lenient: bool = False) -> StreamSignal | None:
     One trailing "\\n" or "\\r\\n" is tolerated. A payload that fails its
     schema still parses; :func:`~.validators.validate_payload` checks it.
     """
-    if not isinstance(line, str):
-        return None
-    line = str.__str__(line)  # a str subclass cannot override what follows
+    if type(line) is not str:
+        if not isinstance(line, str):
+            return None
+        line = str.__str__(line)  # a plain copy: a subclass cannot override what follows
     if lenient:
         return _lenient(line)
     return _strict(line) if line.startswith(SIGNAL_PREFIX) else None

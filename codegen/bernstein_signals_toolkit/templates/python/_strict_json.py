@@ -17,6 +17,7 @@ __all__ = ["dump_canonical", "load_object"]
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+_ESCAPE: Final = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
 _STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKET: Final = re.compile(r"[\[\]{}]")
 _LINE_BREAKS: Final = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
@@ -46,50 +47,71 @@ _ENCODER: Final = json.JSONEncoder(
 )
 
 
-def _depth(text: str) -> int:
-    """Deepest bracket nesting outside strings (exact for valid JSON)."""
-    depth = deepest = 0
+def _too_deep(text: str) -> bool:
+    """Whether brackets outside strings nest deeper than the bound (exact for valid JSON)."""
+    depth = 0
     for bracket in _BRACKET.findall(_STRING.sub("", text)):
-        if bracket in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_NESTING_DEPTH:
+            return True
+    return False
 
 
-def load_object(text: str) -> dict[str, Any] | None:
-    """The object ``text`` holds, or None unless it is exactly the grammar's ``object``.
+def load_object(text: str, start: int = 0) -> dict[str, Any] | None:
+    """The object ``text[start:]`` holds, or None unless it is exactly the grammar's ``object``.
 
     json's own scanner does the work; the checks around it refuse what it
     accepts beyond the grammar. Duplicate keys are grammatical: the last wins.
+    ``start`` spares a reader copying the payload out of its line.
     """
-    if not text.startswith("{") or not text.endswith("}"):
+    if not text.startswith("{", start):  # then only an object can end at len(text)
         return None
     if "\n" in text or "\r" in text:  # json whitespace; the grammar's is space and tab
         return None
-    if text.count("{") + text.count("[") > MAX_NESTING_DEPTH and _depth(text) > MAX_NESTING_DEPTH:
+    # Nesting deeper than the bound needs more openers than the bound, and twice the characters.
+    if (
+        len(text) - start > 2 * MAX_NESTING_DEPTH
+        and text.count("{", start) + text.count("[", start) > MAX_NESTING_DEPTH
+        and _too_deep(text[start:])
+    ):
         return None
-    if not text.isascii() and _SURROGATE.search(text):
+    if not text.isascii() and _SURROGATE.search(text, start):
         return None
     try:
-        value, end = _scan_once(text, 0)
+        value, end = _scan_once(text, start)
     except (ValueError, RecursionError, StopIteration):
         return None
     if end != len(text):
         return None
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+    if "\\u" in text and _has_lone_surrogate_escape(text):
         return None
     result: dict[str, Any] = value
     return result
 
 
-def _has_lone_surrogate(value: object) -> bool:
-    """Whether a decoded value holds a surrogate: only a lone escape decodes to one."""
-    return _SURROGATE.search(json.dumps(value, ensure_ascii=False)) is not None
+def _has_lone_surrogate_escape(text: str) -> bool:
+    """Whether an escape in ``text`` is a surrogate not paired as high-then-low.
+
+    Checked on the text, not the decoded value: a duplicate key may have
+    dropped the member that held it.
+    """
+    if not _SURROGATE_ESCAPE.search(text):
+        return False
+    pending = -1  # where the escape after an unpaired high surrogate would have to start
+    for match in _ESCAPE.finditer(text):
+        code = int(match[1], 16) if match[1] else -1
+        if pending >= 0:
+            if match.start() != pending or not 0xDC00 <= code <= 0xDFFF:
+                return True
+            pending = -1
+        elif 0xD800 <= code <= 0xDBFF:
+            pending = match.end()
+        elif 0xDC00 <= code <= 0xDFFF:
+            return True
+    return pending >= 0
 
 
-def _check_structure(value: object, depth: int) -> None:
+def _check_structure(value: dict[Any, Any] | list[Any] | tuple[Any, ...], depth: int) -> None:
     """Refuse non-str keys (json would coerce them) and nesting beyond the bound."""
     if depth > MAX_NESTING_DEPTH:
         raise ValueError(f"payload nesting is deeper than {MAX_NESTING_DEPTH}")
@@ -100,7 +122,7 @@ def _check_structure(value: object, depth: int) -> None:
             if isinstance(item, (dict, list, tuple)):
                 _check_structure(item, depth + 1)
     else:
-        for item in value:  # type: ignore[attr-defined]
+        for item in value:
             if isinstance(item, (dict, list, tuple)):
                 _check_structure(item, depth + 1)
 

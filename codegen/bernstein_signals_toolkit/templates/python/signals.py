@@ -1,7 +1,7 @@
 """The parsed signal: what a reader hands to the orchestrator."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .kinds import TERMINAL_SIGNAL_KINDS, SignalKind
 
@@ -22,3 +22,24 @@ class StreamSignal:
     def is_terminal(self) -> bool:
         """Whether the signal ends the adapter's run (COMPLETED, FAILED)."""
         return self.kind in TERMINAL_SIGNAL_KINDS
+
+
+_new: Final = object.__new__
+_slots: Final = vars(StreamSignal)  # the slot descriptors, which a frozen class's __setattr__ bypasses
+_set_kind: Final = _slots["kind"].__set__
+_set_payload: Final = _slots["payload"].__set__
+_set_raw_line: Final = _slots["raw_line"].__set__
+
+
+def new_signal(kind: SignalKind, payload: dict[str, Any], raw_line: str) -> StreamSignal:
+    """``StreamSignal(kind, payload, raw_line)`` at a third of the cost, for readers.
+
+    A frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``; filling the slots directly skips that, and readers
+    build one signal per signal line.
+    """
+    signal: StreamSignal = _new(StreamSignal)
+    _set_kind(signal, kind)
+    _set_payload(signal, payload)
+    _set_raw_line(signal, raw_line)
+    return signal

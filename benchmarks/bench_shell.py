@@ -1,0 +1,114 @@
+"""Shell helpers: a QUESTION with 1 KB of multi-line text, 1,000 times, in every shell.
+
+Baseline: the same payload built by ``jq -cn --arg`` (one process per signal,
+which is what a wrapper without the helpers runs), in the same run. Each shell
+is timed under the C and the C.UTF-8 locale; the helpers' own loop is timed
+inside one shell process, minus that process's start-up and sourcing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from bernstein_signals_toolkit.emitters.shell import SHELLS
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"
+LOCALES = ("C", "C.UTF-8")
+
+_LINE = 'Step {n}: apply the "migration" to C:\\data\\db {n} and keep 50% of the cache?\n'
+
+
+def question() -> str:
+    """1 KB (1,024 bytes) of multi-line ASCII text with quotes and backslashes."""
+    text = ""
+    n = 0
+    while len(text) < 1024:
+        text += _LINE.format(n=n)
+        n += 1
+    return text[:1024]
+
+
+def _loop(count: int) -> str:
+    return f""". "$BSIG_LIB"
+i=0
+while [ "$i" -lt {count} ]; do
+  bernstein_question "$1" --id q-1
+  i=$((i + 1))
+done >/dev/null"""
+
+
+def _time(command: list[str], locale: str) -> float:
+    env = {"PATH": os.environ["PATH"], "LC_ALL": locale, "BSIG_LIB": str(LIBRARY)}
+    start = time.perf_counter()
+    subprocess.run(
+        command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True
+    )
+    return time.perf_counter() - start
+
+
+def _per_call(shell: tuple[str, ...], text: str, count: int, locale: str) -> float:
+    """Seconds per signal: the loop's time minus the same process with no iteration."""
+    best = min(_time([*shell, "-c", _loop(count), "bench", text], locale) for _ in range(2))
+    empty = min(_time([*shell, "-c", _loop(0), "bench", text], locale) for _ in range(2))
+    return max(best - empty, 1e-9) / count
+
+
+def _jq_per_call(text: str, count: int, locale: str) -> float:
+    script = f"""i=0
+while [ "$i" -lt {count} ]; do
+  jq -cn --arg q "$1" --arg id q-1 '{{id:$id,question:$q}}'
+  i=$((i + 1))
+done >/dev/null"""
+    return _time(["bash", "-c", script, "bench", text], locale) / count
+
+
+def _check_same_payload(text: str) -> None:
+    ours = subprocess.run(
+        ["bash", "-c", '. "$BSIG_LIB"; bernstein_question "$1" --id q-1', "check", text],
+        env={"PATH": os.environ["PATH"], "BSIG_LIB": str(LIBRARY)},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+    ).stdout
+    theirs = subprocess.run(
+        ["jq", "-cn", "--arg", "q", text, "--arg", "id", "q-1", "{id:$id,question:$q}"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+    ).stdout
+    assert ours == b"BERNSTEIN:QUESTION " + theirs, (ours, theirs)
+
+
+def main(quick: bool) -> None:
+    count = 100 if quick else 1000
+    jq_count = 20 if quick else 200
+    text = question()
+    if shutil.which("jq") is None:
+        print("jq is not installed: no baseline")
+        return
+    _check_same_payload(text)
+    print(
+        f"QUESTION with a {len(text.encode())}-byte, {text.count(chr(10))}-line question, "
+        f"{count} signals per shell (jq: {jq_count} processes, scaled)"
+    )
+    print(
+        f"{'shell':<8} {'locale':<8} {'per 1,000':>10} {'us/signal':>10}"
+        f" {'jq per 1,000':>13} {'vs jq':>8}"
+    )
+    for locale in LOCALES:
+        jq = _jq_per_call(text, jq_count, locale)
+        for name, command in SHELLS.items():
+            if shutil.which(command[0]) is None:
+                print(f"{name:<8} {locale:<8} {'(not installed)':>10}")
+                continue
+            ours = _per_call(command, text, count, locale)
+            print(
+                f"{name:<8} {locale:<8} {ours * 1000:>9.3f}s {ours * 1e6:>10.1f}"
+                f" {jq * 1000:>12.2f}s {jq / ours:>7.0f}x",
+                flush=True,
+            )

@@ -1,0 +1,390 @@
+"""The shell library, ``shell/bernstein-signals.sh``: fixed helpers plus one function per kind.
+
+The fixed part is the template ``templates/shell/bernstein-signals.sh``. Each kind's
+function is generated here from its schema: required fields are positional in
+``required`` order, the others are ``--<property> VALUE`` options (an array repeats
+its option), and every schema keyword that constrains a value becomes a check
+in shell. A keyword this emitter cannot enforce in shell is a SourceError, so a
+new schema can never silently lose a check.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+
+from ..errors import SourceError
+from ..model import JSONValue, Kind, Property, Vocabulary
+from ._header import python_header
+from ._templates import template_text
+
+__all__ = ["LIBRARY", "SDD_PATH_PATTERN", "SHELLS", "emit", "help_texts"]
+
+LIBRARY = "shell/bernstein-signals.sh"
+SHELLS: dict[str, tuple[str, ...]] = {
+    "bash": ("bash",),
+    "dash": ("dash",),
+    "busybox": ("busybox", "sh"),
+    "zsh": ("zsh",),
+    "mksh": ("mksh",),
+    "ksh93": ("ksh93",),
+}
+"""The shells the library supports (tests and benchmarks run each): name -> command."""
+TEMPLATE = "shell/bernstein-signals.sh"
+
+SDD_PATH_PATTERN = "^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
+"""The plan-path rule of the schemas; the shell enforces it with ``_bsig_is_sdd_path``."""
+
+_KNOWN_PATTERNS = {
+    SDD_PATH_PATTERN: (
+        "_bsig_is_sdd_path {v}",
+        "must be a relative path under .sdd/ with no '.', '..' or empty segment,"
+        " no backslash and no control character",
+    ),
+}
+_KIND_PATTERN = "[A-Z][A-Z0-9_]*"
+"""The KIND token bernstein_emit checks; the grammar must agree."""
+
+_ANNOTATIONS = frozenset(
+    {"description", "title", "examples", "default", "$comment", "deprecated", "readOnly"}
+)
+_SCALARS = {"string", "integer", "boolean"}
+_RESERVED_OPTIONS = frozenset({"help"})
+
+
+@dataclass(frozen=True)
+class _Check:
+    test: str
+    """A shell command with ``{v}`` for the quoted value; status 0 when the value is fine."""
+    message: str
+
+
+@dataclass(frozen=True)
+class _Field:
+    prop: Property
+    scalar: str
+    """The JSON type of the value (of each item, for an array): string, integer or boolean."""
+    checks: tuple[_Check, ...]
+    """Checks on the value (on each item, for an array)."""
+    array_checks: tuple[_Check, ...]
+    """Checks on the whole array, with ``{n}`` for the item count; empty for scalars."""
+    unique: bool = False
+    """An array whose items must differ (uniqueItems)."""
+
+    @property
+    def var(self) -> str:
+        return f"_bsig_v_{self.prop.name}"
+
+    @property
+    def is_set(self) -> str:
+        return f"_bsig_s_{self.prop.name}"
+
+
+def _refuse(kind: Kind, prop: str, message: str) -> SourceError:
+    return SourceError(kind.file_name, "shell", f"property {prop!r}: {message}")
+
+
+def _scalar_checks(kind: Kind, name: str, schema: dict[str, JSONValue]) -> list[_Check]:
+    checks = []
+    for key, value in schema.items():
+        if key in _ANNOTATIONS or key == "type":
+            continue
+        if key == "minLength" and value in (0, 1):
+            if value == 1:
+                checks.append(_Check("[ -n {v} ]", "must not be empty"))
+        elif key == "pattern" and value in _KNOWN_PATTERNS:
+            test, message = _KNOWN_PATTERNS[value]
+            checks.append(_Check(test, message))
+        else:
+            raise _refuse(
+                kind,
+                name,
+                f"the shell emitter cannot enforce {key!r}={value!r}"
+                " (it knows minLength 0 or 1 and the .sdd/ path pattern)",
+            )
+    return checks
+
+
+def _scalar_type(kind: Kind, name: str, types: list[str]) -> str:
+    concrete = [t for t in types if t != "null"]
+    if len(concrete) != 1 or concrete[0] not in _SCALARS:
+        raise _refuse(
+            kind, name, f"type {types} cannot be a shell argument (string, integer or boolean)"
+        )
+    return concrete[0]
+
+
+def _type_checks(scalar: str) -> list[_Check]:
+    if scalar == "integer":
+        return [_Check("_bsig_is_int {v}", "must be an integer")]
+    if scalar == "boolean":
+        return [_Check("_bsig_is_bool {v}", "must be true or false")]
+    return []
+
+
+def _field(kind: Kind, prop: Property) -> _Field:
+    if prop.name in _RESERVED_OPTIONS:
+        raise _refuse(kind, prop.name, f"--{prop.name} is reserved by every shell function")
+    schema = prop.schema
+    types = [t for t in prop.types if t != "null"]
+    if not prop.is_array:
+        scalar = _scalar_type(kind, prop.name, list(prop.types))
+        checks = _type_checks(scalar) + _scalar_checks(kind, prop.name, schema)
+        return _Field(prop, scalar, tuple(checks), ())
+    if len(types) != 1:
+        raise _refuse(kind, prop.name, f"type {list(prop.types)} mixes an array with a scalar")
+    if prop.required:
+        raise _refuse(kind, prop.name, "a required array cannot be a positional argument")
+    items = schema.pop("items", None)
+    if not isinstance(items, dict):
+        raise _refuse(kind, prop.name, "an array needs an 'items' schema")
+    scalar = _scalar_type(kind, f"{prop.name}[]", [items.pop("type", "")])
+    item_checks = _type_checks(scalar) + _scalar_checks(kind, f"{prop.name}[]", items)
+    array_checks = []
+    for key, value in schema.items():
+        if key in _ANNOTATIONS or key == "type":
+            continue
+        if key == "minItems" and isinstance(value, int):
+            array_checks.append(_Check(f"[ {{n}} -ge {value} ]", f"needs at least {value} item(s)"))
+        elif key == "maxItems" and isinstance(value, int):
+            array_checks.append(_Check(f"[ {{n}} -le {value} ]", f"takes at most {value} item(s)"))
+        elif key == "uniqueItems" and isinstance(value, bool):
+            pass  # checked as each item arrives
+        else:
+            raise _refuse(kind, prop.name, f"the shell emitter cannot enforce {key!r}={value!r}")
+    unique = schema.get("uniqueItems") is True
+    return _Field(prop, scalar, tuple(item_checks), tuple(array_checks), unique)
+
+
+def _quote(text: str) -> str:
+    """A single-quoted shell word."""
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def _wrap(text: str, indent: str) -> list[str]:
+    return textwrap.wrap(
+        text, width=78, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+    ) or [indent]
+
+
+def _metavar(prop: Property) -> str:
+    return prop.name.upper()
+
+
+def _usage(kind: Kind, fields: list[_Field]) -> str:
+    words = [f"bernstein_{kind.snake}"]
+    words += [_metavar(kind.property(name)) for name in kind.required]
+    for field in fields:
+        if not field.prop.required:
+            option = f"[--{field.prop.name} VALUE]"
+            words.append(option + ("..." if field.prop.is_array else ""))
+    return " ".join(words)
+
+
+def _help_text(kind: Kind, fields: list[_Field]) -> str:
+    lines = [f"Usage: {_usage(kind, fields)}", ""]
+    lines += _wrap(f"Emit {kind.name}. {kind.description}", "")
+    if fields:
+        lines += ["", "Arguments (after --, every argument is positional):"]
+    positional = [f for name in kind.required for f in fields if f.prop.name == name]
+    for field in positional + [f for f in fields if not f.prop.required]:
+        prop = field.prop
+        name = _metavar(prop) if prop.required else f"--{prop.name} VALUE"
+        if prop.is_array:
+            name += " (repeat for each item)"
+        rules = [field.scalar] + [c.message for c in field.checks + field.array_checks]
+        if field.unique:
+            rules.append("no item twice")
+        lines.append(f"  {name}")
+        lines += _wrap(f"{'; '.join(rules)}. {prop.description}", "      ")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _help(kind: Kind, fields: list[_Field]) -> list[str]:
+    return [
+        "# shellcheck disable=SC2016 # help text, printed as it is",
+        f"_bsig_help_{kind.snake}() {{",
+        "  _bsig_out " + _quote(_help_text(kind, fields)),
+        "}",
+    ]
+
+
+_FIXED_HELP = re.compile(r"^_bsig_help_(\w+)\(\) \{\n  _bsig_out '(.*?)'\n\}$", re.S | re.M)
+
+
+def help_texts(vocabulary: Vocabulary) -> dict[str, str]:
+    """Every helper's ``--help`` text by function name, for editors to show on hover."""
+    texts = {
+        f"bernstein_{name}": body.replace("'\"'\"'", "'")
+        for name, body in _FIXED_HELP.findall(template_text(TEMPLATE))
+    }
+    for kind in vocabulary.kinds:
+        texts[f"bernstein_{kind.snake}"] = _help_text(
+            kind, [_field(kind, prop) for prop in kind.properties]
+        )
+    return texts
+
+
+def _fail(message: str) -> str:
+    return f"{{ _bsig_err {_quote(message)}; return 2; }}"
+
+
+def _apply(checks: tuple[_Check, ...], value: str, label: str, indent: str) -> list[str]:
+    return [
+        f"{indent}{check.test.format(v=value)} || {_fail(f'{label} {check.message}')}"
+        for check in checks
+    ]
+
+
+def _json_value(field: _Field, value: str) -> list[str]:
+    """Lines that leave the JSON form of ``value`` in _bsig_j."""
+    if field.scalar == "string":
+        return [f"_bsig_esc {value}"]
+    return [f"_bsig_j={value}"]
+
+
+def _option_branch(field: _Field) -> list[str]:
+    name = field.prop.name
+    lines = [f"        --{name})", '          _bsig_need $# "$1" || return']
+    if field.prop.is_array:
+        lines += _apply(field.checks, '"$2"', f"each --{name} item", "          ")
+        element = "$_bsig_j" if field.scalar != "string" else '\\"$_bsig_j\\"'
+        lines += [f"          {line}" for line in _json_value(field, '"$2"')]
+        if field.unique:
+            duplicate = _fail(f"each --{name} item must differ from the others")
+            lines.append(
+                f'          case "$_bsig_a_{name}," in *",{element},"*) {duplicate} ;; esac'
+            )
+        lines += [
+            f"          _bsig_a_{name}=$_bsig_a_{name},{element}",
+            f"          _bsig_n_{name}=$((_bsig_n_{name} + 1)) {field.is_set}=1",
+        ]
+    else:
+        lines += [
+            f'          [ -z "${field.is_set}" ] || {_fail(f"--{name} given twice")}',
+            f"          {field.is_set}=1 {field.var}=$2",
+        ]
+    return [*lines, "          shift 2", "          continue", "          ;;"]
+
+
+def _member(field: _Field) -> list[str]:
+    """Lines appending ``,"name":value`` to _bsig_p; the field is known to be set."""
+    name = field.prop.name
+    if field.prop.is_array:
+        return [f'_bsig_p=$_bsig_p,\\"{name}\\":[${{_bsig_a_{name}#,}}]']
+    quote = '\\"' if field.scalar == "string" else ""
+    return [
+        *_json_value(field, f'"${field.var}"'),
+        f'_bsig_p=$_bsig_p,\\"{name}\\":{quote}$_bsig_j{quote}',
+    ]
+
+
+def _function(kind: Kind) -> list[str]:
+    fields = [_field(kind, prop) for prop in kind.properties]
+    positional = [next(f for f in fields if f.prop.name == name) for name in kind.required]
+    optional = [f for f in fields if not f.prop.required]
+    resets = ["_bsig_pos=0 _bsig_dd=''"]
+    for field in fields:
+        resets.append(f"{field.is_set}='' {field.var}=''")
+        if field.prop.is_array:
+            resets.append(f"_bsig_a_{field.prop.name}='' _bsig_n_{field.prop.name}=0")
+    lines = [
+        "",
+        f"# {_usage(kind, fields)}",
+        *_help(kind, fields),
+        "",
+        "# shellcheck disable=SC2120 # may be called without arguments",
+        f"bernstein_{kind.snake}() {{",
+        "  case $_bsig_sh in bash | zsh)",
+        "    # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside",
+        "    local LC_ALL=C",
+        "    ;;",
+        "  esac",
+        f"  _bsig_fn=bernstein_{kind.snake}",
+        *(f"  {line}" for line in resets),
+        "  while [ $# -gt 0 ]; do",
+        '    if [ -z "$_bsig_dd" ]; then',
+        "      case $1 in",
+        "        --)",
+        "          _bsig_dd=1",
+        "          shift",
+        "          continue",
+        "          ;;",
+        f"        --help) _bsig_help_{kind.snake}; return ;;",
+    ]
+    for field in optional:
+        lines += _option_branch(field)
+    lines += [
+        '        -?*) _bsig_unknown "$1" || return ;;',
+        "      esac",
+        "    fi",
+    ]
+    too_many = _fail("too many arguments (try --help)")
+    if positional:
+        lines.append("    case $_bsig_pos in")
+        for index, field in enumerate(positional):
+            lines.append(f"      {index}) {field.is_set}=1 {field.var}=$1 ;;")
+        lines += [
+            f"      *) {too_many} ;;",
+            "    esac",
+            "    _bsig_pos=$((_bsig_pos + 1))",
+            "    shift",
+        ]
+    else:
+        lines += [
+            f"    _bsig_err {_quote('takes no positional argument (try --help)')}",
+            "    return 2",
+        ]
+    lines.append("  done")
+    if positional:
+        names = " ".join(_metavar(f.prop) for f in positional)
+        lines.append(
+            f"  [ $_bsig_pos -ge {len(positional)} ] || "
+            + _fail(f"missing argument(s): {names} (try --help)")
+        )
+    for field in fields:
+        label = _metavar(field.prop) if field.prop.required else f"--{field.prop.name}"
+        if field.prop.is_array:
+            count = f"$_bsig_n_{field.prop.name}"
+            checks = [_Check(c.test.replace("{n}", count), c.message) for c in field.array_checks]
+            checks_lines = _apply(tuple(checks), "", f"--{field.prop.name}", "    ")
+        else:
+            checks_lines = _apply(field.checks, f'"${field.var}"', label, "    ")
+        if checks_lines and field.prop.required:
+            lines += [line[2:] for line in checks_lines]
+        elif checks_lines:
+            lines += [f'  if [ -n "${field.is_set}" ]; then', *checks_lines, "  fi"]
+    lines.append("  _bsig_p=''")
+    for field in sorted(fields, key=lambda f: f.prop.name.encode()):
+        member = _member(field)
+        if field.prop.required:
+            lines += [f"  {line}" for line in member]
+        else:
+            lines += [f'  if [ -n "${field.is_set}" ]; then', *(f"    {m}" for m in member), "  fi"]
+    lines += [f'  _bsig_line {kind.name} "$_bsig_p"', "}"]
+    return lines
+
+
+def emit(vocabulary: Vocabulary) -> dict[str, str]:
+    if vocabulary.grammar.kind_pattern != _KIND_PATTERN:
+        raise SourceError(
+            vocabulary.grammar.file_name,
+            "shell",
+            f"bernstein_emit checks KIND as /{_KIND_PATTERN}/, but the grammar says"
+            f" /{vocabulary.grammar.kind_pattern}/",
+        )
+    functions: list[str] = []
+    for kind in vocabulary.kinds:
+        functions += _function(kind)
+    text = template_text(TEMPLATE)
+    replacements = {
+        "@VOCABULARY@": f"{vocabulary.name} {vocabulary.version}",
+        "@KINDS@": ", ".join(kind.snake for kind in vocabulary.kinds),
+        "@PREFIX@": vocabulary.grammar.prefix,
+        "@TERMINALS@": " | ".join(kind.name for kind in vocabulary.terminal_kinds),
+        "@KIND_FUNCTIONS@": "\n".join(functions).lstrip("\n"),
+    }
+    for marker, value in replacements.items():
+        text = text.replace(marker, value)
+    return {LIBRARY: python_header(vocabulary) + text}

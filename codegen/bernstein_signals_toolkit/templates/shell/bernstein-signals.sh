@@ -1,0 +1,754 @@
+# shellcheck shell=sh
+#
+# bernstein-signals.sh: emit stream signals from shell wrapper scripts, for the
+# @VOCABULARY@ vocabulary, without writing JSON by hand.
+#
+#   . "$(bernstein-signals shell --path)"   # or vendor this one self-contained file
+#
+# Runs in bash, dash, busybox sh, zsh, mksh and ksh93, sourced into scripts
+# that use `set -euo pipefail` (bash) or `set -eu` (sh). Every function takes
+# --help. Public functions:
+#
+#   bernstein_<kind>   one per kind (@KINDS@): required fields are positional
+#                      in the schema's `required` order, optional ones are
+#                      `--<property> VALUE`, an array repeats its option once
+#                      per item, `--` ends the options.
+#   bernstein_emit     KIND [key=value | key:=JSON]...: any kind, any extras.
+#   bernstein_run      CMD [ARG]...: run CMD, then COMPLETED or FAILED "exit N".
+#   bernstein_ask      [--var NAME] QUESTION [--options O]... [--id ID]
+#                      [--timeout SECONDS]: emit a QUESTION, read the reply
+#                      from stdin into NAME (default BERNSTEIN_ANSWER).
+#   bernstein_guard    make sure the script ends with a terminal signal.
+#
+# Status: 0 done; 1 nothing written (stdout failed) or no reply (end of
+# input, timeout); 2 usage or schema error: a message on stderr and nothing on
+# stdout; 3 malformed reply. Lines are byte-identical to the Python binding's
+# format_signal: keys in code point order, no spaces, non-ASCII kept as UTF-8,
+# C0 controls, U+0085, U+2028 and U+2029 escaped.
+#
+# What this file changes in the calling shell: the variable NAME of
+# bernstein_ask, bernstein_guard's EXIT, INT and TERM traps, and its own
+# globals and functions, all named _bsig_*. No option, IFS, locale or other
+# variable changes (bash and zsh switch to the C locale inside the helpers
+# with `local`). Data is never evaluated as code. Arguments are bytes: they are
+# not checked to be UTF-8 and are copied as they are, so invalid UTF-8 in an
+# argument gives a line that readers reject as not UTF-8.
+
+# -- which shell ---------------------------------------------------------------
+
+_bsig_sh='sh'
+if [ -n "${BASH_VERSION-}" ]; then
+  _bsig_sh=bash
+elif [ -n "${ZSH_VERSION-}" ]; then
+  _bsig_sh=zsh
+elif [ -n "${KSH_VERSION-}" ]; then
+  case $KSH_VERSION in
+    *MIRBSD* | *LEGACY*) _bsig_sh=mksh ;;
+    *) _bsig_sh=ksh ;;
+  esac
+fi
+_bsig_fn=bernstein
+_bsig_term=''
+_bsig_guarded=''
+_bsig_old_exit=''
+
+# -- output: builtins only (Debian's mksh has no printf builtin, but print -r) --
+
+if [ "$_bsig_sh" = mksh ]; then
+  _bsig_out() { print -r -- "$1"; }
+  _bsig_err() { print -ru2 -- "$_bsig_fn: $1"; }
+  _bsig_t=$(print -n '\0011/\0015/\0001\0002\0003\0004\0005\0006\0007\0010\0011\0012\0013\0014\0015\0016\0017\0020\0021\0022\0023\0024\0025\0026\0027\0030\0031\0032\0033\0034\0035\0036\0037/\0302\0205/\0342\0200\0250/\0342\0200\0251/')
+  _bsig_oct='\0'
+else
+  _bsig_out() { printf '%s\n' "$1"; }
+  _bsig_err() { printf '%s\n' "$_bsig_fn: $1" >&2; }
+  _bsig_t=$(printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/')
+  _bsig_oct=\\
+fi
+_bsig_nl='
+'
+# "/" separates the parts: "|" would be an alternation in ksh patterns.
+_bsig_tab=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
+_bsig_cr=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
+_bsig_ctl=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
+_bsig_u85=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
+_bsig_u2028=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
+_bsig_u2029=${_bsig_t%%/*} _bsig_t=''
+_bsig_ws=" $_bsig_tab"
+
+# -- JSON string escaping --------------------------------------------------------
+
+# _bsig_repl NEEDLE REPLACEMENT: replace every NEEDLE in _bsig_j, literally.
+case $_bsig_sh in
+  bash | zsh | ksh | mksh)
+    # shellcheck disable=SC3060 # only defined in shells that have ${var//x/y}
+    _bsig_repl() { _bsig_j=${_bsig_j//"$1"/"$2"}; }
+    ;;
+  *)
+    _bsig_repl() {
+      _bsig_r=''
+      while :; do
+        _bsig_rp=${_bsig_j%%"$1"*}
+        [ "$_bsig_rp" != "$_bsig_j" ] || break
+        _bsig_r=$_bsig_r$_bsig_rp$2
+        _bsig_j=${_bsig_j#"$_bsig_rp"}
+        _bsig_j=${_bsig_j#"$1"}
+      done
+      _bsig_j=$_bsig_r$_bsig_j
+    }
+    ;;
+esac
+
+# _bsig_esc TEXT: _bsig_j becomes TEXT as the inside of a JSON string.
+_bsig_esc() {
+  _bsig_j=$1
+  case $_bsig_j in
+    *[\"\\[:cntrl:]]* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) ;;
+    *) return 0 ;;
+  esac
+  case $_bsig_j in *\\*) _bsig_repl \\ \\\\ ;; esac
+  case $_bsig_j in *\"*) _bsig_repl '"' '\"' ;; esac
+  case $_bsig_j in *"$_bsig_nl"*) _bsig_repl "$_bsig_nl" '\n' ;; esac
+  case $_bsig_j in *"$_bsig_tab"*) _bsig_repl "$_bsig_tab" '\t' ;; esac
+  case $_bsig_j in *"$_bsig_cr"*) _bsig_repl "$_bsig_cr" '\r' ;; esac
+  case $_bsig_j in *["$_bsig_ctl"]*) _bsig_esc_c0 ;; esac
+  case $_bsig_j in *"$_bsig_u85"*) _bsig_repl "$_bsig_u85" '\u0085' ;; esac
+  case $_bsig_j in *"$_bsig_u2028"*) _bsig_repl "$_bsig_u2028" '\u2028' ;; esac
+  case $_bsig_j in *"$_bsig_u2029"*) _bsig_repl "$_bsig_u2029" '\u2029' ;; esac
+  return 0
+}
+
+# The rarer C0 controls, one pass each, in the order of _bsig_ctl.
+_bsig_esc_c0() {
+  _bsig_c0=$_bsig_ctl
+  set -- '\u0001' '\u0002' '\u0003' '\u0004' '\u0005' '\u0006' '\u0007' '\b' '\t' '\n' \
+    '\u000b' '\f' '\r' '\u000e' '\u000f' '\u0010' '\u0011' '\u0012' '\u0013' '\u0014' \
+    '\u0015' '\u0016' '\u0017' '\u0018' '\u0019' '\u001a' '\u001b' '\u001c' '\u001d' \
+    '\u001e' '\u001f'
+  while [ -n "$_bsig_c0" ]; do
+    _bsig_c=${_bsig_c0%"${_bsig_c0#?}"}
+    _bsig_c0=${_bsig_c0#?}
+    case $_bsig_j in *"$_bsig_c"*) _bsig_repl "$_bsig_c" "$1" ;; esac
+    shift
+  done
+}
+
+# -- building a line ---------------------------------------------------------------
+
+# _bsig_line KIND MEMBERS: print PREFIX KIND, with {MEMBERS} when there are any.
+# MEMBERS is `,"key":value...` in key order. A terminal kind marks the run ended.
+_bsig_line() {
+  if [ -n "$2" ]; then
+    _bsig_out "@PREFIX@$1 {${2#,}}" || return 1
+  else
+    _bsig_out "@PREFIX@$1" || return 1
+  fi
+  case $1 in @TERMINALS@) _bsig_term=1 ;; esac
+  return 0
+}
+
+# _bsig_need COUNT OPTION: an option's value must follow it.
+_bsig_need() {
+  [ "$1" -ge 2 ] && return 0
+  _bsig_err "$2 needs a value (try --help)"
+  return 2
+}
+
+_bsig_unknown() {
+  _bsig_err "unknown option $1 (use -- before an argument that starts with -; try --help)"
+  return 2
+}
+
+_bsig_is_int() {
+  case $1 in '' | - | *[!0123456789-]* | ?*-* | 0?* | -0*) return 1 ;; esac
+  return 0
+}
+
+_bsig_is_bool() {
+  case $1 in true | false) return 0 ;; esac
+  return 1
+}
+
+# _bsig_is_sdd_path VALUE: a relative path under .sdd/ with no '.', '..' or
+# empty segment, no backslash and no C0 control character.
+_bsig_is_sdd_path() {
+  case $1 in .sdd/*) ;; *) return 1 ;; esac
+  case $1 in *\\* | *["$_bsig_ctl"]*) return 1 ;; esac
+  case /${1#.sdd/}/ in *//* | */./* | */../*) return 1 ;; esac
+  return 0
+}
+
+# -- JSON reading: validation of `key:=JSON` and decoding of replies ------------------
+
+_bsig_skip_ws() {
+  _bsig_s=${_bsig_s#"${_bsig_s%%[!"$_bsig_ws"]*}"}
+}
+
+# _bsig_jstr: consume the JSON string at the start of _bsig_s; return 1 if it is
+# not valid JSON. With _bsig_decode set, _bsig_f becomes a printf (print in
+# mksh) format that prints the decoded text; \u0000 and lone surrogates fail.
+_bsig_jstr() {
+  _bsig_s=${_bsig_s#\"}
+  _bsig_f=''
+  while :; do
+    _bsig_q=${_bsig_s%%[\"\\]*}
+    [ "$_bsig_q" != "$_bsig_s" ] || return 1
+    case $_bsig_q in *["$_bsig_ctl"]*) return 1 ;; esac
+    _bsig_s=${_bsig_s#"$_bsig_q"}
+    if [ -n "$_bsig_decode" ] && [ -n "$_bsig_q" ]; then
+      case $_bsig_q in
+        *%*)
+          if [ "$_bsig_sh" != mksh ]; then
+            _bsig_j=$_bsig_q
+            _bsig_repl % %%
+            _bsig_q=$_bsig_j
+          fi
+          ;;
+      esac
+      _bsig_f=$_bsig_f$_bsig_q
+    fi
+    case $_bsig_s in
+      \"*)
+        _bsig_s=${_bsig_s#?}
+        return 0
+        ;;
+      \\[\"\\/bfnrt]*)
+        if [ -n "$_bsig_decode" ]; then
+          case $_bsig_s in
+            \\\"*) _bsig_f=$_bsig_f\" ;;
+            \\/*) _bsig_f=$_bsig_f/ ;;
+            *) _bsig_f=$_bsig_f${_bsig_s%"${_bsig_s#??}"} ;;
+          esac
+        fi
+        _bsig_s=${_bsig_s#??}
+        ;;
+      \\u[0-9a-fA-F][0-9a-fA-F][0-9a-fA-F][0-9a-fA-F]*)
+        _bsig_s=${_bsig_s#??}
+        _bsig_h=${_bsig_s%"${_bsig_s#????}"}
+        _bsig_s=${_bsig_s#????}
+        if [ -n "$_bsig_decode" ]; then
+          _bsig_u $((0x$_bsig_h)) || return 1
+        fi
+        ;;
+      *) return 1 ;;
+    esac
+  done
+}
+
+# _bsig_u CODE: append the UTF-8 bytes of a \u escape (and of the low surrogate
+# that must follow a high one) to _bsig_f as octal escapes.
+_bsig_u() {
+  _bsig_cp=$1
+  if [ "$_bsig_cp" -eq 0 ] || { [ "$_bsig_cp" -ge 56320 ] && [ "$_bsig_cp" -le 57343 ]; }; then
+    return 1
+  fi
+  if [ "$_bsig_cp" -ge 55296 ] && [ "$_bsig_cp" -le 56319 ]; then
+    case $_bsig_s in \\u[dD][c-fC-F][0-9a-fA-F][0-9a-fA-F]*) ;; *) return 1 ;; esac
+    _bsig_h=${_bsig_s#??}
+    _bsig_h=${_bsig_h%"${_bsig_h#????}"}
+    _bsig_s=${_bsig_s#??????}
+    _bsig_cp=$((65536 + ((_bsig_cp - 55296) << 10) + (0x$_bsig_h - 56320)))
+  fi
+  if [ "$_bsig_cp" -lt 128 ]; then
+    _bsig_o "$_bsig_cp"
+  elif [ "$_bsig_cp" -lt 2048 ]; then
+    _bsig_o $((192 | (_bsig_cp >> 6)))
+    _bsig_o $((128 | (_bsig_cp & 63)))
+  elif [ "$_bsig_cp" -lt 65536 ]; then
+    _bsig_o $((224 | (_bsig_cp >> 12)))
+    _bsig_o $((128 | ((_bsig_cp >> 6) & 63)))
+    _bsig_o $((128 | (_bsig_cp & 63)))
+  else
+    _bsig_o $((240 | (_bsig_cp >> 18)))
+    _bsig_o $((128 | ((_bsig_cp >> 12) & 63)))
+    _bsig_o $((128 | ((_bsig_cp >> 6) & 63)))
+    _bsig_o $((128 | (_bsig_cp & 63)))
+  fi
+}
+
+_bsig_o() {
+  _bsig_f=$_bsig_f$_bsig_oct$(($1 >> 6))$((($1 >> 3) & 7))$(($1 & 7))
+}
+
+# _bsig_render: _bsig_dec becomes the text the format _bsig_f prints.
+_bsig_render() {
+  case $_bsig_sh in
+    bash | zsh)
+      # shellcheck disable=SC2059,SC3045 # the format is built by _bsig_jstr
+      printf -v _bsig_dec "x${_bsig_f}x"
+      ;;
+    mksh) _bsig_dec=$(print -n -- "x${_bsig_f}x") ;;
+    *)
+      # shellcheck disable=SC2059 # the format is built by _bsig_jstr
+      _bsig_dec=$(printf "x${_bsig_f}x")
+      ;;
+  esac
+  _bsig_dec=${_bsig_dec#x}
+  _bsig_dec=${_bsig_dec%x}
+}
+
+# _bsig_jnum: consume the JSON number at the start of _bsig_s.
+_bsig_jnum() {
+  _bsig_q=${_bsig_s%%[!0123456789eE.+-]*}
+  _bsig_s=${_bsig_s#"$_bsig_q"}
+  _bsig_q=${_bsig_q#-}
+  case $_bsig_q in
+    0 | 0[.eE]*) _bsig_q=${_bsig_q#0} ;;
+    [123456789]*) _bsig_q=${_bsig_q#"${_bsig_q%%[!0123456789]*}"} ;;
+    *) return 1 ;;
+  esac
+  case $_bsig_q in
+    .[0123456789]*)
+      _bsig_q=${_bsig_q#.}
+      _bsig_q=${_bsig_q#"${_bsig_q%%[!0123456789]*}"}
+      ;;
+  esac
+  case $_bsig_q in
+    [eE]*)
+      _bsig_q=${_bsig_q#?}
+      _bsig_q=${_bsig_q#[+-]}
+      case $_bsig_q in [0123456789]*) ;; *) return 1 ;; esac
+      _bsig_q=${_bsig_q#"${_bsig_q%%[!0123456789]*}"}
+      ;;
+  esac
+  [ -z "$_bsig_q" ]
+}
+
+# _bsig_jvalue TEXT: is TEXT exactly one JSON value on one line (JSON
+# whitespace limited to space and tab, as in the grammar)?
+_bsig_jvalue() {
+  _bsig_s=$1 _bsig_stack='' _bsig_want=v _bsig_decode=''
+  case $_bsig_s in
+    *"$_bsig_nl"* | *"$_bsig_cr"* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) return 1 ;;
+  esac
+  while :; do
+    _bsig_skip_ws
+    if [ -z "$_bsig_s" ]; then
+      [ "$_bsig_want" = n ] && [ -z "$_bsig_stack" ]
+      return
+    fi
+    case $_bsig_want in
+      v | a)
+        case $_bsig_s in
+          \{*) _bsig_stack="{$_bsig_stack" _bsig_want=o _bsig_s=${_bsig_s#?} ;;
+          \[*) _bsig_stack="[$_bsig_stack" _bsig_want=a _bsig_s=${_bsig_s#?} ;;
+          \"*) _bsig_jstr || return 1; _bsig_want=n ;;
+          true*) _bsig_s=${_bsig_s#true} _bsig_want=n ;;
+          false*) _bsig_s=${_bsig_s#false} _bsig_want=n ;;
+          null*) _bsig_s=${_bsig_s#null} _bsig_want=n ;;
+          [-0123456789]*) _bsig_jnum || return 1; _bsig_want=n ;;
+          \]*)
+            [ "$_bsig_want" = a ] || return 1
+            _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?}
+            ;;
+          *) return 1 ;;
+        esac
+        ;;
+      o | k)
+        case $_bsig_s in
+          \"*) _bsig_jstr || return 1; _bsig_want=c ;;
+          \}*)
+            [ "$_bsig_want" = o ] || return 1
+            _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?}
+            ;;
+          *) return 1 ;;
+        esac
+        ;;
+      c)
+        case $_bsig_s in :*) _bsig_want=v _bsig_s=${_bsig_s#?} ;; *) return 1 ;; esac
+        ;;
+      n)
+        case ${_bsig_stack%"${_bsig_stack#?}"}$_bsig_s in
+          \{,*) _bsig_want=k ;;
+          \[,*) _bsig_want=v ;;
+          \{\}* | \[\]*) _bsig_stack=${_bsig_stack#?} ;;
+          *) return 1 ;;
+        esac
+        _bsig_s=${_bsig_s#?}
+        ;;
+    esac
+  done
+}
+
+# -- bernstein_emit --------------------------------------------------------------
+
+# shellcheck disable=SC2016 # help text, printed as it is
+_bsig_help_emit() {
+  _bsig_out 'Usage: bernstein_emit KIND [key=value | key:=JSON]...
+
+Emit BERNSTEIN:KIND with the given fields, for any kind and for extras.
+key=value makes a JSON string; key:=JSON copies JSON verbatim after checking
+that it is exactly one JSON value on one line (not re-formatted: write it
+compact for a line that matches format_signal). Keys are lower_snake_case, at
+most once each, and come out in code point order. With no field the line has
+no payload. The payload is not checked against the kind'"'"'s schema: use the
+kind'"'"'s own function for that.'
+}
+
+# _bsig_key_lt A B: is key A before key B in code point order? Keys are
+# lower_snake_case, so this compares with a table instead of the locale.
+_bsig_key_lt() {
+  _bsig_x=$1 _bsig_y=$2
+  while [ -n "$_bsig_y" ]; do
+    [ -n "$_bsig_x" ] || return 0
+    _bsig_cx=${_bsig_x%"${_bsig_x#?}"} _bsig_cy=${_bsig_y%"${_bsig_y#?}"}
+    if [ "$_bsig_cx" != "$_bsig_cy" ]; then
+      _bsig_cx=${_bsig_order%%"$_bsig_cx"*} _bsig_cy=${_bsig_order%%"$_bsig_cy"*}
+      [ "${#_bsig_cx}" -lt "${#_bsig_cy}" ]
+      return
+    fi
+    _bsig_x=${_bsig_x#?} _bsig_y=${_bsig_y#?}
+  done
+  return 1
+}
+_bsig_order=0123456789_abcdefghijklmnopqrstuvwxyz
+
+# shellcheck disable=SC2120 # may be called without arguments
+bernstein_emit() {
+  case $_bsig_sh in bash | zsh)
+    # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
+    local LC_ALL=C
+    ;;
+  esac
+  _bsig_fn=bernstein_emit
+  case ${1-} in
+    --help) _bsig_help_emit; return ;;
+    '' | [!ABCDEFGHIJKLMNOPQRSTUVWXYZ]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_]*)
+      _bsig_err "KIND must be ALL-CAPS: [A-Z][A-Z0-9_]* (try --help)"
+      return 2
+      ;;
+  esac
+  _bsig_k=$1 _bsig_m='' _bsig_keys=' '
+  shift
+  for _bsig_a in "$@"; do
+    _bsig_key=${_bsig_a%%=*}
+    [ "$_bsig_key" != "$_bsig_a" ] || { _bsig_err "expected key=value or key:=JSON, got: $_bsig_a"; return 2; }
+    _bsig_v=${_bsig_a#*=}
+    case $_bsig_key in
+      *:)
+        _bsig_key=${_bsig_key%:}
+        _bsig_jvalue "$_bsig_v" || { _bsig_err "$_bsig_key:= needs one JSON value on one line"; return 2; }
+        ;;
+      *)
+        _bsig_esc "$_bsig_v"
+        _bsig_v=\"$_bsig_j\"
+        ;;
+    esac
+    case $_bsig_key in
+      '' | [!abcdefghijklmnopqrstuvwxyz]* | *[!abcdefghijklmnopqrstuvwxyz0123456789_]*)
+        _bsig_err "key '$_bsig_key' is not lower_snake_case"
+        return 2
+        ;;
+    esac
+    case $_bsig_keys in *" $_bsig_key "*) _bsig_err "key $_bsig_key given twice"; return 2 ;; esac
+    _bsig_keys="$_bsig_keys$_bsig_key "
+    # Insert ","key":value" into the newline-separated members, in key order.
+    _bsig_before='' _bsig_after=$_bsig_m
+    while [ -n "$_bsig_after" ]; do
+      _bsig_cur=${_bsig_after%%"$_bsig_nl"*}
+      _bsig_ck=${_bsig_cur#,\"}
+      _bsig_ck=${_bsig_ck%%\"*}
+      if _bsig_key_lt "$_bsig_key" "$_bsig_ck"; then break; fi
+      _bsig_before=$_bsig_before$_bsig_cur$_bsig_nl
+      _bsig_after=${_bsig_after#"$_bsig_cur"}
+      _bsig_after=${_bsig_after#"$_bsig_nl"}
+    done
+    _bsig_m=$_bsig_before,\"$_bsig_key\":$_bsig_v$_bsig_nl$_bsig_after
+  done
+  _bsig_p=''
+  while [ -n "$_bsig_m" ]; do
+    _bsig_p=$_bsig_p${_bsig_m%%"$_bsig_nl"*}
+    _bsig_m=${_bsig_m#*"$_bsig_nl"}
+  done
+  _bsig_line "$_bsig_k" "$_bsig_p"
+}
+
+# -- bernstein_run ---------------------------------------------------------------
+
+# shellcheck disable=SC2016 # help text, printed as it is
+_bsig_help_run() {
+  _bsig_out 'Usage: bernstein_run CMD [ARG]...
+
+Run CMD with its output untouched, then emit COMPLETED if it exits 0, or
+FAILED with reason "exit N"; return CMD'"'"'s exit status. CMD runs as the
+condition of an if, so `set -e` does not apply inside a shell function CMD.
+A shell cannot see CMD'"'"'s output: it cannot tell whether CMD printed a
+terminal signal itself or ended without a newline (the signal would then be
+glued to its last line). `bernstein-signals wrap` can.'
+}
+
+# shellcheck disable=SC2120 # may be called without arguments
+bernstein_run() {
+  _bsig_fn=bernstein_run
+  case ${1-} in
+    --help) _bsig_help_run; return ;;
+    --) shift ;;
+  esac
+  [ $# -gt 0 ] || { _bsig_err "missing CMD (try --help)"; return 2; }
+  if "$@"; then
+    bernstein_completed -- || return
+    return 0
+  else
+    _bsig_rc=$?
+    bernstein_failed --reason "exit $_bsig_rc" || :
+    return "$_bsig_rc"
+  fi
+}
+
+# -- bernstein_ask ---------------------------------------------------------------
+
+# shellcheck disable=SC2016 # help text, printed as it is
+_bsig_help_ask() {
+  _bsig_out 'Usage: bernstein_ask [--var NAME] [--timeout SECONDS] QUESTION [--options O]... [--id ID]
+
+Emit a QUESTION (arguments as for bernstein_question), then read reply lines
+{"in_reply_to": ..., "answer": ...} from stdin. With --id, the first reply
+whose in_reply_to is ID is taken; without, the first whose in_reply_to is null.
+Other replies are skipped with a note on stderr. The answer is decoded and
+stored in the variable NAME (default BERNSTEIN_ANSWER), never printed.
+Status: 1 end of input or timeout, 2 bad arguments, 3 malformed reply, with a
+message on stderr. --timeout needs a shell whose read has -t (not dash).'
+}
+
+# _bsig_reply: parse the reply in _bsig_s. Sets _bsig_rnull (in_reply_to is
+# null), _bsig_rto (in_reply_to, decoded) and _bsig_af (the answer's format).
+_bsig_reply() {
+  _bsig_decode=1 _bsig_seen=' ' _bsig_rnull='' _bsig_rto=''
+  _bsig_skip_ws
+  case $_bsig_s in \{*) _bsig_s=${_bsig_s#?} ;; *) return 1 ;; esac
+  while :; do
+    _bsig_skip_ws
+    case $_bsig_s in \"*) ;; *) return 1 ;; esac
+    _bsig_jstr || return 1
+    _bsig_render
+    _bsig_key=$_bsig_dec
+    case $_bsig_seen in *" $_bsig_key "*) return 1 ;; esac
+    _bsig_seen="$_bsig_seen$_bsig_key "
+    _bsig_skip_ws
+    case $_bsig_s in :*) _bsig_s=${_bsig_s#?} ;; *) return 1 ;; esac
+    _bsig_skip_ws
+    case $_bsig_key in
+      in_reply_to)
+        case $_bsig_s in
+          null*) _bsig_rnull=1 _bsig_s=${_bsig_s#null} ;;
+          \"*)
+            _bsig_jstr || return 1
+            _bsig_render
+            _bsig_rto=$_bsig_dec
+            [ -n "$_bsig_rto" ] || return 1
+            ;;
+          *) return 1 ;;
+        esac
+        ;;
+      answer)
+        case $_bsig_s in \"*) ;; *) return 1 ;; esac
+        _bsig_jstr || return 1
+        _bsig_af=$_bsig_f
+        ;;
+      *) return 1 ;;
+    esac
+    _bsig_skip_ws
+    case $_bsig_s in
+      ,*) _bsig_s=${_bsig_s#?} ;;
+      \}*) _bsig_s=${_bsig_s#?}; break ;;
+      *) return 1 ;;
+    esac
+  done
+  _bsig_skip_ws
+  [ -z "$_bsig_s" ] || return 1
+  case $_bsig_seen in ' in_reply_to answer ' | ' answer in_reply_to ') return 0 ;; esac
+  return 1
+}
+
+_bsig_can_time_out() {
+  case $_bsig_sh in bash | zsh | ksh | mksh) return 0 ;; esac
+  # shellcheck disable=SC3045 # the point is to find out
+  (read -r -t 1 _bsig_x) </dev/null 2>/dev/null
+  [ $? -le 1 ]
+}
+
+# shellcheck disable=SC2120 # may be called without arguments
+bernstein_ask() {
+  case $_bsig_sh in bash | zsh)
+    # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
+    local LC_ALL=C
+    ;;
+  esac
+  _bsig_fn=bernstein_ask
+  _bsig_var=BERNSTEIN_ANSWER _bsig_tmo='' _bsig_id='' _bsig_has_id='' _bsig_n=$#
+  # Take out --var and --timeout; keep the rest, in order, for bernstein_question.
+  while [ "$_bsig_n" -gt 0 ]; do
+    case $1 in
+      --)
+        while [ "$_bsig_n" -gt 0 ]; do
+          set -- "$@" "$1"
+          shift
+          _bsig_n=$((_bsig_n - 1))
+        done
+        break
+        ;;
+      --help) _bsig_help_ask; return ;;
+      --var | --timeout | --?*)
+        _bsig_need "$_bsig_n" "$1" || return
+        case $1 in
+          --var) _bsig_var=$2 ;;
+          --timeout) _bsig_tmo=$2 ;;
+          *)
+            [ "$1" != --id ] || _bsig_id=$2 _bsig_has_id=1
+            set -- "$@" "$1" "$2"
+            ;;
+        esac
+        shift 2
+        _bsig_n=$((_bsig_n - 2))
+        ;;
+      *)
+        set -- "$@" "$1"
+        shift
+        _bsig_n=$((_bsig_n - 1))
+        ;;
+    esac
+  done
+  case $_bsig_var in
+    '' | [0123456789]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_]* | _bsig_*)
+      _bsig_err "--var: '$_bsig_var' is not a variable name this function may set"
+      return 2
+      ;;
+  esac
+  if [ -n "$_bsig_tmo" ]; then
+    case $_bsig_tmo in
+      '' | *[!0123456789.]* | .* | *. | *.*.*)
+        _bsig_err "--timeout: '$_bsig_tmo' is not a number of seconds"
+        return 2
+        ;;
+    esac
+    _bsig_can_time_out || { _bsig_err "--timeout: this shell's read has no -t"; return 2; }
+  fi
+  bernstein_question "$@" || return
+  _bsig_fn=bernstein_ask
+  while :; do
+    _bsig_s='' _bsig_rc=0
+    if [ -n "$_bsig_tmo" ]; then
+      # shellcheck disable=SC3045 # only used where read has -t
+      IFS= read -r -t "$_bsig_tmo" _bsig_s || _bsig_rc=$?
+    else
+      IFS= read -r _bsig_s || _bsig_rc=$?
+    fi
+    if [ -z "$_bsig_s" ] && [ "$_bsig_rc" -ne 0 ]; then
+      if [ "$_bsig_rc" -gt 128 ]; then
+        _bsig_err "no reply within $_bsig_tmo seconds"
+      else
+        _bsig_err "no reply: end of input${_bsig_tmo:+ or timeout}"
+      fi
+      return 1
+    fi
+    _bsig_s=${_bsig_s%"$_bsig_cr"}
+    if ! _bsig_reply; then
+      _bsig_err 'malformed reply: expected {"in_reply_to": ID or null, "answer": TEXT} on one line'
+      return 3
+    fi
+    if [ -n "$_bsig_has_id" ]; then
+      [ -z "$_bsig_rnull" ] && [ "$_bsig_rto" = "$_bsig_id" ] && break
+    else
+      [ -n "$_bsig_rnull" ] && break
+    fi
+    if [ -n "$_bsig_rnull" ]; then
+      _bsig_err "skipping a reply to a question without id"
+    else
+      _bsig_esc "$_bsig_rto"
+      _bsig_err "skipping a reply to question \"$_bsig_j\""
+    fi
+  done
+  _bsig_f=$_bsig_af
+  _bsig_render
+  eval "$_bsig_var=\$_bsig_dec"
+}
+
+# -- bernstein_guard --------------------------------------------------------------
+
+# shellcheck disable=SC2016 # help text, printed as it is
+_bsig_help_guard() {
+  _bsig_out 'Usage: bernstein_guard
+
+Make sure the script ends with a terminal signal: at exit, when no helper has
+emitted COMPLETED or FAILED, emit COMPLETED (status 0) or FAILED "exit N",
+also when `set -e` aborts the script; on INT or TERM emit FAILED "signal INT"
+or "signal TERM" and exit 130 or 143. Never emits a second terminal. Signals
+printed by subshells or child programs are invisible to it. Sets the EXIT,
+INT and TERM traps: call it after setting your own traps (bash and ksh93 keep
+an existing EXIT trap and run it after; other shells replace it).'
+}
+
+_bsig_on_exit() {
+  if [ -z "$_bsig_term" ]; then
+    if [ "$1" -eq 0 ]; then
+      bernstein_completed -- || :
+    else
+      bernstein_failed --reason "exit $1" || :
+    fi
+  fi
+  # The caller's own EXIT trap (bash, ksh93), with $? as it would have seen it.
+  if [ -z "$_bsig_old_exit" ]; then
+    :
+  elif [ "$1" -eq 0 ]; then
+    eval "$_bsig_old_exit"
+  else
+    _bsig_status "$1" || eval "$_bsig_old_exit"
+  fi
+  # mksh exits with the trap's status after `exit` in a signal trap: keep N.
+  return "$1"
+}
+
+_bsig_zshexit() {
+  _bsig_rc=$?
+  [ "${ZSH_SUBSHELL:-0}" -eq 0 ] || return 0
+  _bsig_on_exit "$_bsig_rc"
+}
+
+_bsig_status() {
+  return "$1"
+}
+
+_bsig_on_signal() {
+  if [ -z "$_bsig_term" ]; then
+    bernstein_failed --reason "signal $1" || :
+  fi
+  exit "$2"
+}
+
+# shellcheck disable=SC2120 # may be called without arguments
+bernstein_guard() {
+  _bsig_fn=bernstein_guard
+  case ${1-} in --help) _bsig_help_guard; return ;; esac
+  [ $# -eq 0 ] || { _bsig_err "takes no arguments (try --help)"; return 2; }
+  [ -z "$_bsig_guarded" ] || return 0
+  case $_bsig_sh in
+    bash)
+      # shellcheck disable=SC3045 # bash only
+      _bsig_t=$(trap -p EXIT)
+      if [ -n "$_bsig_t" ]; then
+        eval "set -- $_bsig_t"
+        _bsig_old_exit=$3
+      fi
+      ;;
+    ksh)
+      # shellcheck disable=SC3045 # ksh93 prints the action itself
+      _bsig_old_exit=$(trap -p EXIT)
+      ;;
+    zsh)
+      # A zsh EXIT trap set in a function runs when the function returns;
+      # POSIX_TRAPS makes this one the shell's own (localoptions restores the
+      # option). But zsh puts back an EXIT trap that existed before the call,
+      # so zshexit covers that case too, except when errexit ends the script
+      # (zshexit does not run then). A constant string: not data.
+      setopt localoptions posixtraps
+      eval 'zshexit_functions+=(_bsig_zshexit)'
+      ;;
+  esac
+  trap '_bsig_on_exit "$?"' EXIT
+  trap '_bsig_on_signal INT 130' INT
+  trap '_bsig_on_signal TERM 143' TERM
+  _bsig_guarded=1
+}
+
+# -- one function per kind, generated from schema/ -----------------------------------
+@KIND_FUNCTIONS@

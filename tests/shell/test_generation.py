@@ -1,0 +1,227 @@
+"""The shell emitter: generated from the schemas, refusing what it cannot enforce."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from bernstein_signals_toolkit.emitters import shell as shell_emitter
+from bernstein_signals_toolkit.errors import SourceError
+from bernstein_signals_toolkit.load import RESERVED_KIND_NAMES, load_vocabulary
+from shell_support import LIBRARY, ROOT, reference_format, shell_command
+
+CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
+EXAMPLE = ROOT / "examples" / "wrapper.sh"
+
+
+def _schema(kind: str, properties: Mapping[str, object], required: list[str]) -> dict[str, object]:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://example.invalid/{kind.lower()}.schema.json",
+        "title": kind,
+        "description": f"A test kind {kind}.",
+        "type": "object",
+        "x-bernstein-kind": kind,
+        "x-bernstein-terminal": False,
+        "required": required,
+        "properties": properties,
+        "examples": [{}] if not required else [],
+    }
+
+
+def _vocabulary(
+    tmp_path: Path, kind: str, properties: Mapping[str, object], required: list[str]
+) -> Path:
+    schema_dir = tmp_path / "schema"
+    shutil.copytree(ROOT / "schema", schema_dir)
+    document = _schema(kind, properties, required)
+    (schema_dir / f"{kind.lower()}.schema.json").write_text(json.dumps(document))
+    return schema_dir
+
+
+def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, *map(str, args)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+
+
+def test_a_new_kind_gets_its_function(tmp_path: Path) -> None:
+    properties = {
+        "target": {"description": "Where.", "type": "string", "minLength": 1},
+        "count": {"description": "How many.", "type": "integer"},
+        "dry_run": {"description": "Pretend.", "type": ["boolean", "null"]},
+        "tags": {
+            "description": "Labels.",
+            "type": "array",
+            "items": {"type": "string"},
+            "minItems": 1,
+            "maxItems": 2,
+            "uniqueItems": True,
+        },
+    }
+    schema_dir = _vocabulary(tmp_path, "DEPLOY_STARTED", properties, ["target", "count"])
+    document = json.loads((schema_dir / "deploy_started.schema.json").read_text())
+    document["examples"] = [{"target": "prod", "count": 2}]
+    (schema_dir / "deploy_started.schema.json").write_text(json.dumps(document))
+    out = tmp_path / "out"
+    result = _cli(
+        "generate", "--schema", schema_dir, "--grammar", ROOT / "grammar/signal.lark", "--out", out
+    )
+    assert result.returncode == 0, result.stderr
+    library = out / "shell" / "bernstein-signals.sh"
+    body = """set -eu
+bernstein_deploy_started prod 3 --tags a --dry_run false --tags 'b"'
+bernstein_deploy_started prod x || echo "status=$?"
+bernstein_deploy_started prod 01 || echo "status=$?"
+bernstein_deploy_started prod 1 --dry_run yes || echo "status=$?"
+bernstein_deploy_started prod 1 --tags a --tags a || echo "status=$?"
+bernstein_deploy_started prod 1 --tags a --tags b --tags c || echo "status=$?"
+bernstein_deploy_started prod || echo "status=$?"
+bernstein_deploy_started --help | head -1"""
+    completed = subprocess.run(
+        [*shell_command("bash"), "-c", f'. "{library}"\n{body}'],
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    lines = completed.stdout.split(b"\n")
+    assert lines[0] == reference_format(
+        "DEPLOY_STARTED", {"target": "prod", "count": 3, "tags": ["a", 'b"'], "dry_run": False}
+    )
+    assert lines[1:7] == [b"status=2"] * 6
+    assert (
+        lines[7]
+        == b"Usage: bernstein_deploy_started TARGET COUNT [--dry_run VALUE] [--tags VALUE]..."
+    )
+
+
+@pytest.mark.parametrize(
+    ("subschema", "message"),
+    [
+        ({"type": "string", "pattern": "^[a-z]+$"}, "'pattern'"),
+        ({"type": "string", "maxLength": 3}, "'maxLength'"),
+        ({"type": "string", "minLength": 2}, "'minLength'"),
+        ({"type": "string", "enum": ["a"]}, "'enum'"),
+        ({"type": "number"}, "cannot be a shell argument"),
+        ({"type": "object"}, "cannot be a shell argument"),
+        ({"type": "array", "items": {"type": "string", "format": "uri"}}, "'format'"),
+        ({"type": "array", "items": {"type": "object"}}, "cannot be a shell argument"),
+        ({"type": "array", "items": {"type": "string"}, "contains": {"const": "a"}}, "'contains'"),
+    ],
+)
+def test_the_emitter_refuses_what_it_cannot_enforce(
+    tmp_path: Path, subschema: dict[str, object], message: str
+) -> None:
+    properties = {"field": {"description": "A field.", **subschema}}
+    schema_dir = _vocabulary(tmp_path, "NEW_KIND", properties, [])
+    vocabulary = load_vocabulary(schema_dir, ROOT / "grammar/signal.lark")
+    with pytest.raises(SourceError) as raised:
+        shell_emitter.emit(vocabulary)
+    assert raised.value.path == "new_kind.schema.json"
+    assert raised.value.rule == "shell"
+    assert message in str(raised.value)
+
+
+def test_a_property_named_help_is_refused(tmp_path: Path) -> None:
+    schema_dir = _vocabulary(
+        tmp_path, "NEW_KIND", {"help": {"description": "x", "type": "string"}}, []
+    )
+    with pytest.raises(SourceError, match="reserved"):
+        shell_emitter.emit(load_vocabulary(schema_dir, ROOT / "grammar/signal.lark"))
+
+
+def test_fixed_helper_names_are_reserved_kinds() -> None:
+    text = LIBRARY.read_text()
+    fixed = {
+        line.split("(")[0].removeprefix("bernstein_").upper()
+        for line in text.splitlines()
+        if line.startswith("bernstein_") and line.endswith("() {")
+    }
+    kinds = {
+        path.name.removesuffix(".schema.json").upper()
+        for path in (ROOT / "schema").glob("*.schema.json")
+    }
+    assert fixed - kinds == set(RESERVED_KIND_NAMES)
+
+
+def test_generated_header_and_every_kind() -> None:
+    text = LIBRARY.read_text()
+    assert text.startswith("# Generated by bernstein-signals from ")
+    for kind in ("completed", "failed", "question", "plan_draft", "plan_ready", "blocked"):
+        assert f"\nbernstein_{kind}() {{\n" in text
+    assert "@" + "KIND_FUNCTIONS@" not in text
+
+
+@pytest.mark.parametrize("dialect", ["sh", "bash"])
+@pytest.mark.parametrize("path", [LIBRARY, EXAMPLE], ids=["library", "example"])
+def test_shellcheck_clean(dialect: str, path: Path) -> None:
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("shellcheck is not installed")
+        pytest.skip("shellcheck is not installed (run scripts/ensure-test-shells as root)")
+    result = subprocess.run(
+        [shellcheck, "-x", "-s", dialect, str(path)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        cwd=path.parent,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout
+
+
+def test_shell_command_prints_the_library_and_its_path() -> None:
+    assert _cli("shell").stdout == LIBRARY.read_text()
+    assert Path(_cli("shell", "--path").stdout.strip()) == LIBRARY
+
+
+def test_the_wheel_ships_the_library(tmp_path: Path) -> None:
+    pytest.importorskip("hatchling")
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    shipped = site / "bernstein_signals_toolkit" / "_sources" / "shell" / "bernstein-signals.sh"
+    assert shipped.read_bytes() == LIBRARY.read_bytes()
+    result = subprocess.run(
+        [*CLI, "shell", "--path"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        cwd=tmp_path,
+        check=False,
+    )
+    assert Path(result.stdout.strip()) == shipped

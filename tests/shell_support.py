@@ -1,0 +1,87 @@
+"""Running the generated shell library under every supported shell."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bernstein_signals import format_signal
+from bernstein_signals_toolkit.emitters.shell import SHELLS as SUPPORTED_SHELLS
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"
+UTF8 = "C.UTF-8"
+
+# name -> command; each is a Debian package of the same name (ksh93: ksh93u+m).
+SHELLS = SUPPORTED_SHELLS
+NO_EXTERNALS = ("bash", "zsh", "mksh", "ksh93")
+"""Shells that must emit without starting any external program."""
+
+
+def shell_command(name: str) -> tuple[str, ...]:
+    """The absolute command for a shell; a missing one fails under CI=true, else skips."""
+    command = SHELLS[name]
+    found = shutil.which(command[0])
+    if found is None:
+        message = f"shell {name} is not installed (run scripts/ensure-test-shells as root)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return (found, *command[1:])
+
+
+@dataclass(frozen=True)
+class Result:
+    status: int
+    stdout: bytes
+    stderr: bytes
+
+    @property
+    def lines(self) -> list[bytes]:
+        return self.stdout.split(b"\n")[:-1] if self.stdout else []
+
+
+def run(
+    shell: str,
+    body: str,
+    *args: str | bytes,
+    stdin: bytes = b"",
+    locale: str = UTF8,
+    path: str | None = None,
+    timeout: float = 60,
+) -> Result:
+    """Run ``body`` after sourcing the library, with ``args`` as "$@"."""
+    script = f'. "$BSIG_LIB"\n{body}\n'
+    env = {
+        "BSIG_LIB": str(LIBRARY),
+        "PATH": os.environ.get("PATH", "") if path is None else path,
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "LC_ALL": locale,
+    }
+    completed = subprocess.run(
+        [*shell_command(shell), "-c", script, "wrapper", *args],
+        input=stdin,
+        capture_output=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
+    return Result(completed.returncode, completed.stdout, completed.stderr)
+
+
+def reference_format(kind: str, payload: dict[str, object] | None = None) -> bytes:
+    """The canonical line, as the Python binding's format_signal writes it.
+
+    Any kind name is accepted (tests generate temporary vocabularies): the JSON
+    comes from format_signal itself. A helper given no field prints no payload,
+    so an empty payload means none here.
+    """
+    if not payload:
+        return f"BERNSTEIN:{kind}".encode()
+    body = format_signal("COMPLETED", payload, validate=False).removeprefix("BERNSTEIN:COMPLETED ")
+    return f"BERNSTEIN:{kind} {body}".encode()

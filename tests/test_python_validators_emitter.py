@@ -1,0 +1,119 @@
+"""The validator compiler on keywords the shipped schemas do not use yet, and its refusals."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bernstein_signals_toolkit.errors import ToolkitError
+from bernstein_signals_toolkit.generate import render_sources, write
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PROBE_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://example.invalid/probe.schema.json",
+    "title": "PROBE",
+    "description": "A kind that uses every keyword the Python validator compiles.",
+    "type": "object",
+    "x-bernstein-kind": "PROBE",
+    "x-bernstein-terminal": False,
+    "required": ["count"],
+    "properties": {
+        "count": {"description": "An integer.", "type": "integer"},
+        "ratio": {"description": "A number or null.", "type": ["number", "null"]},
+        "flag": {"description": "A boolean.", "type": "boolean"},
+        "meta": {"description": "An object.", "type": "object"},
+        "tags": {
+            "description": "Short unique tags.",
+            "type": "array",
+            "items": {"type": "string", "maxLength": 3},
+            "maxItems": 2,
+            "uniqueItems": True,
+        },
+        "grid": {
+            "description": "Rows of numbers.",
+            "type": "array",
+            "items": {"type": "array", "items": {"type": "number"}, "minItems": 1},
+        },
+        "mixed": {
+            "description": "Items of any type; strings among them have rules.",
+            "type": "array",
+            "items": {"minLength": 2},
+        },
+    },
+    "examples": [{"count": 1}],
+}
+PAYLOADS: list[Any] = [
+    {"count": 1},
+    {"count": 1.0},
+    {"count": 1.5},
+    {"count": True},
+    {},
+    [],
+    {"count": 0, "ratio": None},
+    {"count": 0, "ratio": 2},
+    {"count": 0, "ratio": "2"},
+    {"count": 0, "ratio": False},
+    {"count": 0, "flag": 0},
+    {"count": 0, "flag": False},
+    {"count": 0, "meta": {}},
+    {"count": 0, "meta": []},
+    {"count": 0, "tags": ["a", "bb"]},
+    {"count": 0, "tags": ["a", "a"]},
+    {"count": 0, "tags": ["a", "b", "c"]},
+    {"count": 0, "tags": ["abcd"]},
+    {"count": 0, "tags": [1, True]},
+    {"count": 0, "tags": [1, 1.0]},
+    {"count": 0, "grid": [[1, 2.5], [3]]},
+    {"count": 0, "grid": [[]]},
+    {"count": 0, "grid": [[1, "x"]]},
+    {"count": 0, "grid": [1]},
+    {"count": 0, "mixed": ["a"]},
+    {"count": 0, "mixed": ["ab", 1, None, [], {}]},
+]
+_CHECK = """
+import json, sys
+import jsonschema
+import bernstein_signals as b
+schema, payloads = json.loads(sys.stdin.read())
+validator = jsonschema.Draft202012Validator(schema)
+for payload in payloads:
+    ours = not b.validate_payload("PROBE", payload)
+    assert ours == validator.is_valid(payload), (payload, b.validate_payload("PROBE", payload))
+print(len(payloads))
+"""
+
+
+def _vocabulary(tmp_path: Path, schema: dict[str, Any]) -> tuple[Path, Path]:
+    shutil.copytree(ROOT / "schema", tmp_path / "schema")
+    (tmp_path / "schema" / "probe.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    return tmp_path / "schema", ROOT / "grammar" / "signal.lark"
+
+
+def test_compiled_keywords_agree_with_jsonschema(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    # Python only: the shell emitter refuses the probe's number field, by design.
+    write(out, render_sources(*_vocabulary(tmp_path, PROBE_SCHEMA), targets=["python"]))
+    result = subprocess.run(
+        [sys.executable, "-c", _CHECK],
+        input=json.dumps([PROBE_SCHEMA, PAYLOADS]),
+        env={"PYTHONPATH": str(out / "python")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.stdout.strip() == str(len(PAYLOADS)), result.stderr
+
+
+def test_a_keyword_it_cannot_compile_stops_generation(tmp_path: Path) -> None:
+    schema = json.loads(json.dumps(PROBE_SCHEMA))
+    schema["properties"]["count"]["enum"] = [1, 2]
+    with pytest.raises(ToolkitError, match=r"probe\.schema\.json: .*cannot compile enum"):
+        render_sources(*_vocabulary(tmp_path, schema), targets=["python"])
