@@ -58,6 +58,7 @@ class SignalsLanguageServer(LanguageServer):
         self.settings = analysis.Settings()
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.results: dict[str, _Analysed] = {}
+        self._lines: dict[str, tuple[int | None, list[str]]] = {}
 
     # -- documents ------------------------------------------------------------
 
@@ -66,7 +67,13 @@ class SignalsLanguageServer(LanguageServer):
         return analysis.is_shell_document(uri, document.language_id, document.source)
 
     def lines(self, uri: str) -> list[str]:
-        return self.workspace.get_text_document(uri).source.split("\n")
+        """The document's lines, split once per version (big logs are split only once)."""
+        document = self.workspace.get_text_document(uri)
+        cached = self._lines.get(uri)
+        if cached is None or cached[0] != document.version:
+            cached = (document.version, document.source.split("\n"))
+            self._lines[uri] = cached
+        return cached[1]
 
     def position(self, uri: str, position: lsp.Position) -> tuple[int, int]:
         lines = self.lines(uri)
@@ -187,6 +194,7 @@ def build_server() -> SignalsLanguageServer:
         if task is not None:
             task.cancel()
         ls.results.pop(uri, None)
+        ls._lines.pop(uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
