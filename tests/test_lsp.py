@@ -6,6 +6,7 @@ are for notifications, bounded by the per-test timeout.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -326,6 +327,8 @@ async def test_a_large_log_does_not_block_other_requests(client: LanguageClient)
     uri = "file:///big.log"
     lines = [f"worker {n} did a thing" for n in range(100_000)]
     lines[50_000] = "BERNSTEIN:COMPLETE"
+    # Listen before opening: the diagnostics may arrive while the hover is answered.
+    published = asyncio.ensure_future(_diagnostics(client, uri, 1))
     client.text_document_did_open(
         lsp.DidOpenTextDocumentParams(
             lsp.TextDocumentItem(uri, "plaintext", 1, "\n".join(lines) + "\n")
@@ -338,7 +341,7 @@ async def test_a_large_log_does_not_block_other_requests(client: LanguageClient)
         )
     )
     assert await _hover(client, small, 0, 12) is not None
-    diagnostics = await _diagnostics(client, uri, 1)
+    diagnostics = await published
     assert [(d.range.start.line, str(d.code)) for d in diagnostics] == [
         (50_000, "BS204"),
         (99_999, "BS301"),
