@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bernstein_signals.scanning import scan_lines
 from bernstein_signals_toolkit.cli import main
 from bernstein_signals_toolkit.validate import CODES, Severity, conformance_report
-from bernstein_signals_toolkit.validate._scan import scan_lines
 from bernstein_signals_toolkit.validate.formats import escape_data, escape_property
 from bernstein_signals_toolkit.validate.lines import LineChecker
 from bernstein_signals_toolkit.validate.report import report_from_binary

@@ -10,10 +10,10 @@ from contextlib import contextmanager
 from typing import IO
 
 from bernstein_signals import SignalKind
+from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 
 from ..errors import UsageError
 from ..validate import formats
-from ..validate._scan import DEFAULT_MAX_LINE_BYTES
 from ..validate.codes import Severity, lookup, select_codes
 from ..validate.payload_file import payload_report
 from ..validate.report import ConformanceReport, report_from_binary

@@ -8,8 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from bernstein_signals import SignalKind, StreamSignal
+from bernstein_signals.scanning import (
+    DEFAULT_MAX_LINE_BYTES,
+    LineScanner,
+    Readable,
+    ScannedLine,
+    read_chunks,
+)
 
-from ._scan import DEFAULT_MAX_LINE_BYTES, Readable, scan_lines
 from .codes import CODES, Severity
 from .diagnostics import Diagnostic
 from .lines import LineChecker, is_signal_like
@@ -272,30 +278,16 @@ def report_from_binary(
     checker = StreamChecker(
         run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes
     )
-    counter = _LineCounter(stream)
-    for scanned in scan_lines(counter, b"bernstein", fold_case=True, max_line_bytes=max_line_bytes):
+    scanner = LineScanner(b"bernstein", fold_case=True, max_line_bytes=max_line_bytes)
+    for chunk in read_chunks(stream):
+        _feed_scanned(checker, scanner.feed(chunk))
+    _feed_scanned(checker, scanner.close())
+    return checker.finish(scanner.lines)
+
+
+def _feed_scanned(checker: StreamChecker, found: list[ScannedLine]) -> None:
+    for scanned in found:
         if scanned.overlong:
             checker.feed_overlong(scanned.line_no, scanned.overlong)
         else:
             checker.feed_bytes(scanned.line_no, scanned.data)
-    return checker.finish(counter.lines)
-
-
-class _LineCounter:
-    """Wraps a binary stream and counts its lines as chunks pass through."""
-
-    def __init__(self, stream: Readable) -> None:
-        self._read = getattr(stream, "read1", stream.read)
-        self._newlines = 0
-        self._last = b"\n"
-
-    def read(self, size: int = -1, /) -> bytes:
-        chunk: bytes = self._read(size)
-        if chunk:
-            self._newlines += chunk.count(b"\n")
-            self._last = chunk[-1:]
-        return chunk
-
-    @property
-    def lines(self) -> int:
-        return self._newlines + (self._last != b"\n")

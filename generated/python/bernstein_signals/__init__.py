@@ -18,29 +18,47 @@ from .payloads import (
     Reply,
     SignalPayload,
 )
+from .readers import AsyncReadable, SignalRecord, aread_signals, read_signals
 from .reply import format_reply, parse_reply
+from .scanning import (
+    DEFAULT_MAX_LINE_BYTES,
+    READ_CHUNK_BYTES,
+    LineScanner,
+    Readable,
+    ScannedLine,
+    read_chunks,
+    scan_lines,
+)
 from .signals import StreamSignal
 from .terminal import MissingTerminalSignal, check_terminal_signal, has_terminal_signal
 from .validators import validate_payload, validate_reply
 
 __all__ = [
+    "DEFAULT_MAX_LINE_BYTES",
     "MAX_NESTING_DEPTH",
+    "READ_CHUNK_BYTES",
     "SIGNAL_PREFIX",
     "TERMINAL_SIGNAL_KINDS",
     "VOCABULARY_VERSION",
+    "AsyncReadable",
     "BlockedPayload",
     "CompletedPayload",
     "FailedPayload",
+    "LineScanner",
     "MissingTerminalSignal",
     "PayloadError",
     "PlanDraftPayload",
     "PlanReadyPayload",
     "QuestionPayload",
+    "Readable",
     "Reply",
+    "ScannedLine",
     "SignalKind",
     "SignalPayload",
     "SignalPayloadError",
+    "SignalRecord",
     "StreamSignal",
+    "aread_signals",
     "blocked",
     "check_terminal_signal",
     "completed",
@@ -55,6 +73,9 @@ __all__ = [
     "plan_draft",
     "plan_ready",
     "question",
+    "read_chunks",
+    "read_signals",
+    "scan_lines",
     "validate_payload",
     "validate_reply",
 ]
