@@ -328,7 +328,7 @@ class _Chunked(io.RawIOBase):
         self._pos += len(chunk)
         return chunk
 
-    read = read1  # type: ignore[assignment]
+    read = read1
 
 
 def _reference_lines(data: bytes, needle: bytes, limit: int) -> list[tuple[int, bytes, int]]:

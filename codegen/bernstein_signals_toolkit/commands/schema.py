@@ -78,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
         for name, document in sorted(documents.items()):
             print(f"{name:<12} {document.file_name:<26} {document.schema_id}")
         return 0
-    document = documents.get(args.kind.upper())
-    if document is None:
+    chosen = documents.get(args.kind.upper())
+    if chosen is None:
         raise UsageError(f"unknown kind {args.kind!r} (known: {', '.join(sorted(documents))})")
-    print((sources.schema_dir / document.file_name).read_text(encoding="utf-8"), end="")
+    print((sources.schema_dir / chosen.file_name).read_text(encoding="utf-8"), end="")
     return 0

@@ -68,7 +68,10 @@ class _PayloadProbe:
         result = dict(pairs)
         if len(result) != len(pairs):
             seen: set[str] = set()
-            self.duplicates += [key for key, _ in pairs if key in seen or seen.add(key)]
+            for key, _ in pairs:
+                if key in seen:
+                    self.duplicates.append(key)
+                seen.add(key)
         return result
 
     def _constant(self, name: str) -> float:
