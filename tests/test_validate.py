@@ -53,6 +53,8 @@ def _validate_json(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple
 
 def test_every_code_has_a_positive_and_a_negative_log() -> None:
     for code in CODES:
+        if code.startswith("BS4"):  # live runs only: tests/test_runtime_commands.py
+            continue
         assert (code, "pos") in {tuple(n.split("__")[:2]) for n in LOG_CASES}, code
         assert (code, "neg") in {tuple(n.split("__")[:2]) for n in LOG_CASES}, code
 

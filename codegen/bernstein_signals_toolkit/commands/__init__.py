@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Mapping
 from typing import Protocol
 
-from . import generate, schema, validate
+from . import conform, emit, generate, parse, schema, validate, wrap
 
 __all__ = ["COMMANDS", "Command"]
 
@@ -23,4 +23,8 @@ COMMANDS: Mapping[str, Command] = {
     "generate": generate,
     "schema": schema,
     "validate": validate,
+    "emit": emit,
+    "parse": parse,
+    "wrap": wrap,
+    "conform": conform,
 }

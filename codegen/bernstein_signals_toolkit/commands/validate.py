@@ -14,7 +14,7 @@ from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 
 from ..errors import UsageError
 from ..validate import formats
-from ..validate.codes import Severity, lookup, select_codes
+from ..validate.codes import CODES, Severity, lookup, select_codes
 from ..validate.payload_file import payload_report
 from ..validate.report import ConformanceReport, report_from_binary
 
@@ -83,7 +83,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def explain(selector: str) -> str:
     code = lookup(selector)
     if code is None:
-        raise UsageError(f"--explain: unknown code {selector!r} (codes: BS001 to BS307)")
+        raise UsageError(
+            f"--explain: unknown code {selector!r} (codes: {min(CODES)} to {max(CODES)})"
+        )
     lines = [
         f"{code.code} {code.name} ({code.severity.value})",
         "",

@@ -95,13 +95,19 @@ class StreamChecker:
         lenient: bool = False,
         enabled: frozenset[str] | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        live: bool = False,
     ) -> None:
         self.enabled = frozenset(CODES) if enabled is None else enabled
+        self.live = live
+        """Whether the caller sees both sides of the run and reports answers
+        (:meth:`answered`): then a QUESTION id reused while unanswered is an error
+        and reuse after the answer is fine."""
         self.max_line_bytes = max_line_bytes
         self.report = ConformanceReport(run_id)
         self._lines = LineChecker(lenient=lenient, enabled=self.enabled)
         self._terminal: SeenSignal | None = None
         self._question_ids: dict[str, int] = {}
+        self._unanswered: set[str] = set()
         self._drafted: set[str] = set()
 
     def _add(self, diagnostic: Diagnostic) -> None:
@@ -204,7 +210,9 @@ class StreamChecker:
         payload = signal.payload
         if signal.kind == SignalKind.QUESTION and isinstance(payload.get("id"), str):
             question_id = payload["id"]
-            if question_id in self._question_ids:
+            if self.live:
+                self._live_question(question_id, line_no, width)
+            elif question_id in self._question_ids:
                 self._simple(
                     "BS305",
                     line_no,
@@ -227,6 +235,28 @@ class StreamChecker:
                 width,
                 f"PLAN_READY path {payload['path']!r} was never announced by a PLAN_DRAFT",
             )
+
+    def _live_question(self, question_id: str, line_no: int, width: int) -> None:
+        if question_id in self._unanswered:
+            self._add(
+                Diagnostic(
+                    "BS305",
+                    Severity.ERROR,
+                    line_no,
+                    0,
+                    max(width, 1),
+                    f"QUESTION id {question_id!r} is reused while the question asked on line"
+                    f" {self._question_ids[question_id]} is still unanswered",
+                )
+            )
+            return
+        self._question_ids[question_id] = line_no
+        self._unanswered.add(question_id)
+
+    def answered(self, question_id: str | None) -> None:
+        """Live mode: the question with this id has been answered; its id may be reused."""
+        if question_id is not None:
+            self._unanswered.discard(question_id)
 
 
 def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | bytes]]:

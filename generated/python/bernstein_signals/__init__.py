@@ -31,7 +31,7 @@ from .questions import (
     UnknownQuestion,
     ask,
 )
-from .readers import AsyncReadable, SignalRecord, aread_signals, read_signals
+from .readers import AsyncReadable, SignalRecord, SignalScanner, aread_signals, read_signals
 from .reply import format_reply, parse_reply
 from .scanning import (
     DEFAULT_MAX_LINE_BYTES,
@@ -83,6 +83,7 @@ __all__ = [
     "SignalPayload",
     "SignalPayloadError",
     "SignalRecord",
+    "SignalScanner",
     "StreamSignal",
     "UnknownQuestion",
     "aread_signals",

@@ -200,7 +200,7 @@ def _read_line(stream: IO[Any], deadline: float | None, question: str) -> str | 
 def ask(
     question: str,
     options: Sequence[str] | None = None,
-    id: str | None = None,  # noqa: A002 - the payload's field name
+    id: str | None = None,
     *,
     stdin: IO[Any] | None = None,
     stdout: TextIO | None = None,

@@ -23,7 +23,7 @@ from .scanning import (
 )
 from .signals import StreamSignal
 
-__all__ = ["AsyncReadable", "SignalRecord", "aread_signals", "read_signals"]
+__all__ = ["AsyncReadable", "SignalRecord", "SignalScanner", "aread_signals", "read_signals"]
 
 _NEEDLE: Final = SIGNAL_PREFIX.encode("ascii")
 
@@ -44,13 +44,32 @@ class AsyncReadable(Protocol):
     async def read(self, n: int = -1) -> bytes: ...
 
 
-def _scanner(max_line_bytes: int) -> LineScanner:
-    return LineScanner(
-        _NEEDLE, at_line_start=True, max_line_bytes=max_line_bytes, report_overlong=False
-    )
+class SignalScanner:
+    """Push-style reader: ``feed(chunk)`` returns the signal records the chunk completes,
+    ``close()`` those of a final line without "\\n". For callers that own the read
+    loop (a relay that copies the bytes on, a select loop with a timeout).
+    """
+
+    def __init__(self, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
+        self._lines = LineScanner(
+            _NEEDLE, at_line_start=True, max_line_bytes=max_line_bytes, report_overlong=False
+        )
+
+    @property
+    def lines(self) -> int:
+        """Lines seen so far (a final line without "\\n" counts once closed)."""
+        return self._lines.lines
+
+    def feed(self, chunk: bytes) -> list[SignalRecord]:
+        found = self._lines.feed(chunk)
+        return _records(found) if found else []
+
+    def close(self) -> list[SignalRecord]:
+        return _records(self._lines.close())
 
 
-def _records(found: Iterable[ScannedLine]) -> Iterator[SignalRecord]:
+def _records(found: Iterable[ScannedLine]) -> list[SignalRecord]:
+    records = []
     for line_no, data, _ in found:
         try:
             text = data.decode("utf-8")
@@ -58,19 +77,18 @@ def _records(found: Iterable[ScannedLine]) -> Iterator[SignalRecord]:
             continue
         signal = parse_signal(text)
         if signal is not None:
-            yield SignalRecord(line_no, signal, data)
+            records.append(SignalRecord(line_no, signal, data))
+    return records
 
 
 def read_signals(
     stream: Readable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 ) -> Iterator[SignalRecord]:
     """The signal lines of a binary file or pipe, read to its end, in constant memory."""
-    scanner = _scanner(max_line_bytes)
+    scanner = SignalScanner(max_line_bytes=max_line_bytes)
     for chunk in read_chunks(stream):
-        found = scanner.feed(chunk)
-        if found:
-            yield from _records(found)
-    yield from _records(scanner.close())
+        yield from scanner.feed(chunk)
+    yield from scanner.close()
 
 
 async def aread_signals(
@@ -81,9 +99,9 @@ async def aread_signals(
     Reads with ``read(n)``, never ``readline``, so lines longer than the
     StreamReader's limit (64 KiB by default) are no error.
     """
-    scanner = _scanner(max_line_bytes)
+    scanner = SignalScanner(max_line_bytes=max_line_bytes)
     while chunk := await reader.read(READ_CHUNK_BYTES):
-        for record in _records(scanner.feed(chunk)):
+        for record in scanner.feed(chunk):
             yield record
-    for record in _records(scanner.close()):
+    for record in scanner.close():
         yield record
