@@ -89,10 +89,14 @@ def read_plan(
     target = resolve_plan_path(workdir, signal.payload.get("path"))
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     fd = os.open(target, flags)
-    with open(fd, "rb") as handle:
+    try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError(f"plan {str(target)!r} is not a regular file")
-        data = handle.read(max_bytes + 1)
+        os.set_blocking(fd, True)
+        with open(fd, "rb", closefd=False) as handle:
+            data = handle.read(max_bytes + 1)
+    finally:
+        os.close(fd)
     if len(data) > max_bytes:
         raise ValueError(f"plan {str(target)!r} is larger than {max_bytes} bytes")
     try:

@@ -182,12 +182,10 @@ def _read_line_fd(fd: int, deadline: float | None, question: str) -> bytes | Non
 
 def _read_line(stream: IO[Any], deadline: float | None, question: str) -> str | None:
     fd = _fileno(stream)
-    if fd is not None:
-        data = _read_line_fd(fd, deadline, question)
-    else:  # an in-memory stream: it cannot block, so no timeout is needed
-        data = stream.readline()
-        if not data:
-            return None
+    # An in-memory stream cannot block, so it needs no timeout; "" or b"" is its end.
+    data = stream.readline() or None if fd is None else _read_line_fd(fd, deadline, question)
+    if data is None:
+        return None
     if isinstance(data, bytes):
         return data.decode("utf-8", "replace")
     return str(data)
