@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,7 +33,9 @@ def main(mode: str) -> int:
         return 1
     elif mode == "killed":
         os.kill(os.getpid(), signal.SIGKILL)
-    elif mode == "hang":
+    elif mode == "hang":  # a grandchild too: the timeout must kill the whole group
+        sleeper = subprocess.Popen(["sleep", "3600"], stdin=subprocess.DEVNULL)
+        Path(".sdd/sleeper.pid").write_text(str(sleeper.pid))
         time.sleep(3600)
     elif mode == "binary":
         sys.stdout.buffer.write(bytes(range(256)) * 4 + b"\xff\xfe no newline")

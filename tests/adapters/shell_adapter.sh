@@ -25,7 +25,7 @@ case $mode in
     failed) printf 'BERNSTEIN:FAILED {"reason":"tests failed"}\n'; exit 1 ;;
     none) ;;
     killed) kill -KILL $$ ;;
-    hang) sleep 3600 ;;
+    hang) sleep 3600 </dev/null & printf '%s' $! > .sdd/sleeper.pid; wait ;;
     binary) printf '\377\376\000\001binary\200 no newline'; exit 3 ;;
     bigline) head -c 10485760 /dev/zero | tr '\0' x; printf '\nBERNSTEIN:COMPLETED\n' ;;
 esac
