@@ -14,13 +14,14 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Final, NamedTuple, Protocol
 
 from .kinds import SIGNAL_PREFIX
-from .parsing import parse_signal
+from .parsing import _strict as _parse_prefixed
 from .scanning import (
     DEFAULT_MAX_LINE_BYTES,
     READ_CHUNK_BYTES,
     LineScanner,
     Readable,
     ScannedLine,
+    _new_tuple,
     read_chunks,
 )
 from .signals import StreamSignal
@@ -77,9 +78,9 @@ def _records(found: Iterable[ScannedLine]) -> list[SignalRecord]:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             continue
-        signal = parse_signal(text)
+        signal = _parse_prefixed(text)  # the scanner found the prefix: skip parse_signal's checks
         if signal is not None:
-            records.append(SignalRecord(line_no, signal, data))
+            records.append(_new_tuple(SignalRecord, (line_no, signal, data)))
     return records
 
 

@@ -99,6 +99,7 @@ class LineScanner:
     def feed(self, chunk: bytes) -> list[ScannedLine]:
         """Scan one more chunk; return the complete lines found in it."""
         found: list[ScannedLine] = []
+        begin = 0  # where the chunk's unscanned bytes start; always at a line start below
         if self._skipped:
             newline = chunk.find(b"\n")
             if newline < 0:
@@ -107,16 +108,30 @@ class LineScanner:
             if self._report_overlong:
                 found.append(ScannedLine(self._line_no, b"", self._skipped + newline))
             self._line_no += 1
-            chunk = chunk[newline + 1 :]
             self._skipped = 0
-        buffer = self._carry + chunk if self._carry else chunk
-        end = buffer.rfind(b"\n") + 1
-        self._carry = buffer[end:]
-        if len(self._carry) > self._limit:
-            self._skipped, self._carry = len(self._carry), b""
-        if end:
-            self._line_no = self._lines_in(buffer, end, found)
+            begin = newline + 1
+        elif self._carry:
+            # Only the line that spans the chunk boundary is joined: no copy of the chunk.
+            newline = chunk.find(b"\n")
+            if newline < 0:
+                self._keep(self._carry + chunk)
+                return found
+            head = self._carry + chunk[: newline + 1]
+            self._carry = b""
+            self._line_no = self._lines_in(head, 0, len(head), found)
+            begin = newline + 1
+        end = chunk.rfind(b"\n", begin) + 1 or begin
+        if end > begin:
+            self._line_no = self._lines_in(chunk, begin, end, found)
+        self._keep(chunk[end:] if end else chunk)
         return found
+
+    def _keep(self, tail: bytes) -> None:
+        """Carry the start of an unfinished line, or skip it once it is over-long."""
+        if len(tail) > self._limit:
+            self._skipped, self._carry = len(tail), b""
+        else:
+            self._carry = tail
 
     def close(self) -> list[ScannedLine]:
         """The final line when it has no "\\n"; the scanner is then reset."""
@@ -127,40 +142,46 @@ class LineScanner:
             self._line_no += 1
         elif self._carry:
             buffer = self._carry + b"\n"
-            self._line_no = self._lines_in(buffer, len(buffer), found)
+            self._line_no = self._lines_in(buffer, 0, len(buffer), found)
         self._carry, self._skipped = b"", 0
         return found
 
-    def _starts(self, buffer: bytes, end: int) -> list[int]:
-        """Where the lines of ``buffer[:end]`` that hold the needle start."""
+    def _starts(self, buffer: bytes, begin: int, end: int) -> list[int]:
+        """Where the lines of ``buffer[begin:end]`` that hold the needle start."""
         needle = self._needle
         hits: list[int] = []
         if self._at_line_start:
-            if buffer.startswith(needle, 0, end):
-                hits.append(0)
+            if buffer.startswith(needle, begin, end):
+                hits.append(begin)
             marker = b"\n" + needle
-            position = buffer.find(marker, 0, end)
+            position = buffer.find(marker, begin, end)
             while position >= 0:
                 hits.append(position + 1)
                 position = buffer.find(marker, position + 1, end)
             return hits
-        haystack = buffer[:end].lower() if self._fold_case else buffer
-        position = haystack.find(needle, 0, end)
+        if self._fold_case:
+            haystack, offset = buffer[begin:end].lower(), begin
+        else:
+            haystack, offset = buffer, 0
+        position = haystack.find(needle, begin - offset, end - offset)
         while position >= 0:
-            hits.append(buffer.rfind(b"\n", 0, position) + 1)
-            position = haystack.find(needle, buffer.find(b"\n", position), end)
+            hit = position + offset
+            hits.append(buffer.rfind(b"\n", begin, hit) + 1 or begin)
+            position = haystack.find(needle, buffer.find(b"\n", hit) - offset, end - offset)
         return hits
 
-    def _lines_in(self, buffer: bytes, end: int, found: list[ScannedLine]) -> int:
-        """Scan ``buffer[:end]`` (whole lines only); return the line number after them."""
+    def _lines_in(self, buffer: bytes, begin: int, end: int, found: list[ScannedLine]) -> int:
+        """Scan ``buffer[begin:end]`` (whole lines only); return the line number after them."""
+        if self._at_line_start and not self._report_overlong:
+            return self._signal_lines(buffer, begin, end, found)
         limit, line_no = self._limit, self._line_no
-        hits = self._starts(buffer, end)
-        if self._report_overlong and end > limit:
-            hits.extend(match.start() for match in _long_line(limit).finditer(buffer, 0, end))
+        hits = self._starts(buffer, begin, end)
+        if self._report_overlong and end - begin > limit:
+            hits.extend(m.start() for m in _long_line(limit).finditer(buffer, begin, end))
             hits = sorted(set(hits))
-        counted = 0
+        counted = begin
         for start in hits:
-            line_no += buffer.count(b"\n", counted, start)
+            line_no += _newlines(buffer, counted, start)
             counted = start
             stop = buffer.find(b"\n", start)
             if stop - start > limit:
@@ -169,7 +190,48 @@ class LineScanner:
                 continue
             data = buffer[start:stop]
             found.append(ScannedLine(line_no, data[:-1] if data.endswith(b"\r") else data))
-        return line_no + buffer.count(b"\n", counted, end)
+        return line_no + _newlines(buffer, counted, end)
+
+    def _signal_lines(self, buffer: bytes, begin: int, end: int, found: list[ScannedLine]) -> int:
+        """:meth:`_lines_in` for readers, the hot path: lines that start with the needle."""
+        limit, line_no, needle = self._limit, self._line_no, self._needle
+        marker, find, append = b"\n" + needle, buffer.find, found.append
+        if buffer.startswith(needle, begin, end):
+            start = begin
+        else:
+            start = find(marker, begin, end)
+            if start >= 0:
+                start += 1  # past the marker's "\n"
+        counted = begin
+        while start >= 0:
+            line_no += _newlines(buffer, counted, start)
+            counted = start
+            stop = find(b"\n", start)
+            if stop - start <= limit:
+                data = buffer[start:stop]
+                if data.endswith(b"\r"):
+                    data = data[:-1]
+                append(_new_tuple(ScannedLine, (line_no, data, 0)))
+            start = find(marker, stop, end)
+            if start >= 0:
+                start += 1
+        return line_no + _newlines(buffer, counted, end)
+
+
+_new_tuple: Final = tuple.__new__
+"""Builds a NamedTuple without the Python-level ``__new__`` (hot paths only)."""
+
+
+def _newlines(buffer: bytes, start: int, stop: int) -> int:
+    """How many "\\n" ``buffer[start:stop]`` holds.
+
+    ``bytes.count`` compares byte by byte; ``bytes.replace`` finds the newlines
+    with memchr, which is about twice as fast on log lines, copy included.
+    """
+    if stop - start < 256:
+        return buffer.count(b"\n", start, stop)
+    piece = buffer if start == 0 and stop == len(buffer) else buffer[start:stop]
+    return len(piece) - len(piece.replace(b"\n", b""))
 
 
 def read_chunks(stream: Readable, size: int = READ_CHUNK_BYTES) -> Iterator[bytes]:
