@@ -44,13 +44,28 @@ class _Chunked(io.RawIOBase):
     read = read1
 
 
-def _whole_lines(data: bytes, limit: int) -> list[SignalRecord]:
-    """The reference: split into lines, then parse each line that fits the bound."""
+def _lines(data: bytes) -> list[bytes]:
+    """The lines of ``data`` without their "\\n"; a final line without one counts."""
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
+    return lines
+
+
+def _chunks(data: bytes, sizes: Sequence[int]) -> list[bytes]:
+    """``data`` cut into pieces of the given sizes in turn."""
+    chunks, position, turn = [], 0, 0
+    while position < len(data):
+        step = sizes[turn % len(sizes)] if sizes else len(data)
+        chunks.append(data[position : position + step])
+        position, turn = position + step, turn + 1
+    return chunks
+
+
+def _whole_lines(data: bytes, limit: int) -> list[SignalRecord]:
+    """The reference: split into lines, then parse each line that fits the bound."""
     records = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(_lines(data), 1):
         bare = line[:-1] if line.endswith(b"\r") else line
         if len(bare) > limit or len(line) > limit:
             continue
@@ -126,12 +141,7 @@ def test_any_chunking_gives_the_records_of_whole_lines(
     assert list(read_signals(_Chunked(data, sizes), max_line_bytes=limit)) == expected
 
     scanner = SignalScanner(max_line_bytes=limit)
-    pushed: list[SignalRecord] = []
-    position, turn = 0, 0
-    while position < len(data):
-        step = sizes[turn % len(sizes)] if sizes else len(data)
-        pushed += scanner.feed(data[position : position + step])
-        position, turn = position + step, turn + 1
+    pushed = [record for chunk in _chunks(data, sizes) for record in scanner.feed(chunk)]
     pushed += scanner.close()
     assert pushed == expected
     assert scanner.lines == len(data.split(b"\n")) - (data.endswith(b"\n") or not data)
@@ -208,20 +218,12 @@ def test_line_start_scanner_reports_over_long_lines_too(
 ) -> None:
     data = b"".join(pieces)
     scanner = LineScanner(b"BERNSTEIN:", at_line_start=True, max_line_bytes=limit)
-    found = []
-    position, turn = 0, 0
-    while position < len(data):
-        step = sizes[turn % len(sizes)]
-        found += scanner.feed(data[position : position + step])
-        position, turn = position + step, turn + 1
+    found = [line for chunk in _chunks(data, sizes) for line in scanner.feed(chunk)]
     found += scanner.close()
-    lines = data.split(b"\n")
-    if lines[-1] == b"":
-        lines.pop()
     expected = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(_lines(data), 1):
         if len(line) > limit:
             expected.append((number, b"", len(line)))
         elif line.startswith(b"BERNSTEIN:"):
-            expected.append((number, line[:-1] if line.endswith(b"\r") else line, 0))
+            expected.append((number, line.removesuffix(b"\r"), 0))
     assert [tuple(line) for line in found] == expected
