@@ -473,3 +473,13 @@ def test_bad_source_is_one_line_exit_2_and_output_untouched(
     assert rule in captured.err, captured.err
     assert "Traceback" not in captured.err
     assert _tree(current) == before
+
+
+def test_generate_does_not_need_the_binding_it_rewrites(tmp_path: Path) -> None:
+    """A stale or broken generated binding must never stop its own regeneration."""
+    broken = tmp_path / "broken" / "bernstein_signals"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError('a broken binding')\n")
+    result = _cli("generate", "--check", env={"PYTHONPATH": str(broken.parent)})
+    assert result.returncode == 0, result.stderr
+    assert "up to date" in result.stdout

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .commands import COMMANDS
+from .commands import COMMANDS, load
 from .errors import ToolkitError
 
 __all__ = ["main"]
@@ -25,7 +25,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The parser, with the options of the command named in ``argv`` (only that one is loaded)."""
     parser = _Parser(
         prog=PROG,
         description="Toolkit for the adapter stream-signal protocol.",
@@ -34,15 +35,19 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, parser_class=_Parser
     )
-    for name, command in COMMANDS.items():
-        sub = commands.add_parser(name, help=command.HELP, description=command.HELP)
-        command.configure(sub)
-        sub.set_defaults(run=command.run)
+    chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    for name, help_text in COMMANDS.items():
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            command = load(name)
+            command.configure(sub)
+            sub.set_defaults(run=command.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(arguments).parse_args(arguments)
     try:
         status: int = args.run(args)
     except ToolkitError as exc:

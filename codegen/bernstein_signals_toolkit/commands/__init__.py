@@ -1,28 +1,39 @@
-"""The CLI's commands. Each module has HELP, ``configure(parser)`` and ``run(args) -> int``."""
+"""The CLI's commands: one module each, with ``configure(parser)`` and ``run(args) -> int``.
+
+Modules are imported only when their command runs, so ``generate`` never
+imports the generated binding it is about to rewrite (a stale or broken
+binding must not stop its own regeneration), and ``--help`` stays fast.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Protocol, cast
 
-from . import generate, lsp, schema, shell, validate
-
-__all__ = ["COMMANDS", "Command"]
+__all__ = ["COMMANDS", "Command", "load"]
 
 
 class Command(Protocol):
-    HELP: str
-
     def configure(self, parser: argparse.ArgumentParser) -> None: ...
 
     def run(self, args: argparse.Namespace) -> int: ...
 
 
-COMMANDS: Mapping[str, Command] = {
-    "generate": generate,
-    "lsp": lsp,
-    "schema": schema,
-    "shell": shell,
-    "validate": validate,
+COMMANDS: Mapping[str, str] = {
+    "conform": "run an adapter, answer its questions from a script and report its conformance",
+    "emit": "print one validated signal line (KIND [key=value | key:=JSON]...)",
+    "generate": "generate the bindings, shell helpers and docs from schema/ and grammar/",
+    "lsp": "run the language server over stdio (diagnostics, hover, completion, code actions)",
+    "parse": "write the signals of a stream as JSON Lines (plain records or CloudEvents 1.0)",
+    "schema": "print the JSON Schema of a kind (or the reply), or write an editor catalog",
+    "shell": "print the shell helpers for wrapper scripts, or with --path where they are",
+    "validate": "check recorded adapter stdout for signals that break the protocol",
+    "wrap": "run a command, relay its output and end it with COMPLETED or FAILED if it did not",
 }
+"""Command name -> one-line help; the module of the same name implements it."""
+
+
+def load(name: str) -> Command:
+    return cast(Command, importlib.import_module(f".{name}", __package__))

@@ -9,9 +9,7 @@ from pathlib import Path
 from ..generate import compare, render_sources, write
 from ..sources import GRAMMAR_FILE, OUTPUT_DIR, SCHEMA_DIR, find_project
 
-__all__ = ["HELP", "configure", "run"]
-
-HELP = "generate the bindings, shell helpers and docs from schema/ and grammar/"
+__all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["HELP", "configure", "run"]
-
-HELP = "run the language server over stdio (diagnostics, hover, completion, code actions)"
+__all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -12,9 +12,8 @@ from ..load import load_vocabulary
 from ..model import SchemaDocument, Vocabulary
 from ..sources import packaged_sources
 
-__all__ = ["HELP", "configure", "run"]
+__all__ = ["configure", "run"]
 
-HELP = "print the JSON Schema of a kind (or the reply), or write an editor catalog"
 CATALOG_FILE = "catalog.json"
 
 

@@ -7,9 +7,7 @@ import sys
 
 from ..sources import shell_library
 
-__all__ = ["HELP", "configure", "run"]
-
-HELP = 'print the shell helpers for wrapper scripts (source them with . "$(... shell --path)")'
+__all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -10,17 +10,15 @@ from contextlib import contextmanager
 from typing import IO
 
 from bernstein_signals import SignalKind
+from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 
 from ..errors import UsageError
 from ..validate import formats
-from ..validate._scan import DEFAULT_MAX_LINE_BYTES
-from ..validate.codes import Severity, lookup, select_codes
+from ..validate.codes import CODES, Severity, lookup, select_codes
 from ..validate.payload_file import payload_report
 from ..validate.report import ConformanceReport, report_from_binary
 
-__all__ = ["HELP", "configure", "run"]
-
-HELP = "check recorded adapter stdout for signals that break the protocol"
+__all__ = ["configure", "run"]
 
 
 def _codes(value: str) -> list[str]:
@@ -84,7 +82,7 @@ def explain(selector: str) -> str:
     code = lookup(selector)
     if code is None:
         raise UsageError(
-            f"--explain: unknown code {selector!r} (see bernstein-signals validate --help)"
+            f"--explain: unknown code {selector!r} (codes: {min(CODES)} to {max(CODES)})"
         )
     lines = [
         f"{code.code} {code.name} ({code.severity.value})",

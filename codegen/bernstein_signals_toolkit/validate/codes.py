@@ -3,6 +3,7 @@
 Codes never change meaning once released; a retired code is not reused.
 ``BS0xx`` concern the line itself, ``BS1xx`` a payload against its schema,
 ``BS2xx`` near-misses that readers treat as plain stdout, ``BS3xx`` the stream,
+``BS4xx`` a run that ``conform`` watched live (no recorded log can show them),
 ``BS5xx`` calls of the generated shell helpers (reported by the language server).
 """
 
@@ -287,6 +288,16 @@ _CODES: tuple[Code, ...] = (
         "POSIX guarantees atomic pipe writes only up to PIPE_BUF (4096 bytes on Linux); a"
         " longer line can interleave with other writers on the same pipe. Hand large"
         " content over as a file under .sdd/.",
+    ),
+    Code(
+        "BS401",
+        "adapter-timeout",
+        Severity.ERROR,
+        "The adapter did not finish within conform's timeout.",
+        "`bernstein-signals conform` gives a run --timeout seconds (default 600), then kills"
+        " the adapter's whole process group. An adapter that hangs blocks its orchestrator:"
+        " make sure it ends (with COMPLETED or FAILED) and does not wait for input that will"
+        " not come; conform closes stdin once its scripted answers run out.",
     ),
 )
 

@@ -8,8 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from bernstein_signals import SignalKind, StreamSignal
+from bernstein_signals.scanning import (
+    DEFAULT_MAX_LINE_BYTES,
+    LineScanner,
+    Readable,
+    ScannedLine,
+    read_chunks,
+)
 
-from ._scan import DEFAULT_MAX_LINE_BYTES, Readable, scan_lines
 from .codes import CODES, Severity
 from .diagnostics import Diagnostic
 from .lines import LineChecker, is_signal_like
@@ -89,13 +95,19 @@ class StreamChecker:
         lenient: bool = False,
         enabled: frozenset[str] | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        live: bool = False,
     ) -> None:
         self.enabled = frozenset(CODES) if enabled is None else enabled
+        self.live = live
+        """Whether the caller sees both sides of the run and reports answers
+        (:meth:`answered`): then a QUESTION id reused while unanswered is an error
+        and reuse after the answer is fine."""
         self.max_line_bytes = max_line_bytes
         self.report = ConformanceReport(run_id)
         self._lines = LineChecker(lenient=lenient, enabled=self.enabled)
         self._terminal: SeenSignal | None = None
         self._question_ids: dict[str, int] = {}
+        self._unanswered: set[str] = set()
         self._drafted: set[str] = set()
 
     def _add(self, diagnostic: Diagnostic) -> None:
@@ -198,7 +210,9 @@ class StreamChecker:
         payload = signal.payload
         if signal.kind == SignalKind.QUESTION and isinstance(payload.get("id"), str):
             question_id = payload["id"]
-            if question_id in self._question_ids:
+            if self.live:
+                self._live_question(question_id, line_no, width)
+            elif question_id in self._question_ids:
                 self._simple(
                     "BS305",
                     line_no,
@@ -221,6 +235,28 @@ class StreamChecker:
                 width,
                 f"PLAN_READY path {payload['path']!r} was never announced by a PLAN_DRAFT",
             )
+
+    def _live_question(self, question_id: str, line_no: int, width: int) -> None:
+        if question_id in self._unanswered:
+            self._add(
+                Diagnostic(
+                    "BS305",
+                    Severity.ERROR,
+                    line_no,
+                    0,
+                    max(width, 1),
+                    f"QUESTION id {question_id!r} is reused while the question asked on line"
+                    f" {self._question_ids[question_id]} is still unanswered",
+                )
+            )
+            return
+        self._question_ids[question_id] = line_no
+        self._unanswered.add(question_id)
+
+    def answered(self, question_id: str | None) -> None:
+        """Live mode: the question with this id has been answered; its id may be reused."""
+        if question_id is not None:
+            self._unanswered.discard(question_id)
 
 
 def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | bytes]]:
@@ -272,30 +308,16 @@ def report_from_binary(
     checker = StreamChecker(
         run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes
     )
-    counter = _LineCounter(stream)
-    for scanned in scan_lines(counter, b"bernstein", fold_case=True, max_line_bytes=max_line_bytes):
+    scanner = LineScanner(b"bernstein", fold_case=True, max_line_bytes=max_line_bytes)
+    for chunk in read_chunks(stream):
+        _feed_scanned(checker, scanner.feed(chunk))
+    _feed_scanned(checker, scanner.close())
+    return checker.finish(scanner.lines)
+
+
+def _feed_scanned(checker: StreamChecker, found: list[ScannedLine]) -> None:
+    for scanned in found:
         if scanned.overlong:
             checker.feed_overlong(scanned.line_no, scanned.overlong)
         else:
             checker.feed_bytes(scanned.line_no, scanned.data)
-    return checker.finish(counter.lines)
-
-
-class _LineCounter:
-    """Wraps a binary stream and counts its lines as chunks pass through."""
-
-    def __init__(self, stream: Readable) -> None:
-        self._read = getattr(stream, "read1", stream.read)
-        self._newlines = 0
-        self._last = b"\n"
-
-    def read(self, size: int = -1, /) -> bytes:
-        chunk: bytes = self._read(size)
-        if chunk:
-            self._newlines += chunk.count(b"\n")
-            self._last = chunk[-1:]
-        return chunk
-
-    @property
-    def lines(self) -> int:
-        return self._newlines + (self._last != b"\n")

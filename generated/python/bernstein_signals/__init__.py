@@ -7,6 +7,7 @@ from .errors import PayloadError, SignalPayloadError
 from .formatting import emit, format_signal
 from .kinds import SIGNAL_PREFIX, TERMINAL_SIGNAL_KINDS, VOCABULARY_VERSION, SignalKind
 from .limits import MAX_NESTING_DEPTH
+from .native import ClaudeStreamJsonParser, CodexJsonParser, SignalParser
 from .parsing import iter_signals, parse_signal
 from .payloads import (
     BlockedPayload,
@@ -18,29 +19,75 @@ from .payloads import (
     Reply,
     SignalPayload,
 )
+from .plans import DEFAULT_MAX_PLAN_BYTES, PLAN_DIR, PlanPathError, read_plan, resolve_plan_path
+from .questions import (
+    AnswerNotAnOption,
+    PendingQuestion,
+    QuestionAborted,
+    QuestionError,
+    QuestionIdInUse,
+    QuestionTimeout,
+    QuestionTracker,
+    UnknownQuestion,
+    ask,
+)
+from .readers import AsyncReadable, SignalRecord, SignalScanner, aread_signals, read_signals
 from .reply import format_reply, parse_reply
+from .scanning import (
+    DEFAULT_MAX_LINE_BYTES,
+    READ_CHUNK_BYTES,
+    LineScanner,
+    Readable,
+    ScannedLine,
+    read_chunks,
+    scan_lines,
+)
 from .signals import StreamSignal
 from .terminal import MissingTerminalSignal, check_terminal_signal, has_terminal_signal
 from .validators import validate_payload, validate_reply
 
 __all__ = [
+    "DEFAULT_MAX_LINE_BYTES",
+    "DEFAULT_MAX_PLAN_BYTES",
     "MAX_NESTING_DEPTH",
+    "PLAN_DIR",
+    "READ_CHUNK_BYTES",
     "SIGNAL_PREFIX",
     "TERMINAL_SIGNAL_KINDS",
     "VOCABULARY_VERSION",
+    "AnswerNotAnOption",
+    "AsyncReadable",
     "BlockedPayload",
+    "ClaudeStreamJsonParser",
+    "CodexJsonParser",
     "CompletedPayload",
     "FailedPayload",
+    "LineScanner",
     "MissingTerminalSignal",
     "PayloadError",
+    "PendingQuestion",
     "PlanDraftPayload",
+    "PlanPathError",
     "PlanReadyPayload",
+    "QuestionAborted",
+    "QuestionError",
+    "QuestionIdInUse",
     "QuestionPayload",
+    "QuestionTimeout",
+    "QuestionTracker",
+    "Readable",
     "Reply",
+    "ScannedLine",
     "SignalKind",
+    "SignalParser",
     "SignalPayload",
     "SignalPayloadError",
+    "SignalRecord",
+    "SignalScanner",
     "StreamSignal",
+    "UnknownQuestion",
+    "aread_signals",
+    "ask",
     "blocked",
     "check_terminal_signal",
     "completed",
@@ -55,6 +102,11 @@ __all__ = [
     "plan_draft",
     "plan_ready",
     "question",
+    "read_chunks",
+    "read_plan",
+    "read_signals",
+    "resolve_plan_path",
+    "scan_lines",
     "validate_payload",
     "validate_reply",
 ]

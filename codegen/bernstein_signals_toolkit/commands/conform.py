@@ -1,0 +1,254 @@
+"""``conform``: run an adapter as an orchestrator would and report how it used the protocol.
+
+The adapter runs in its own process group with its stdout read by the
+validator's :class:`StreamChecker` in live mode. Each QUESTION is answered at
+once over stdin: ``--answer-id ID=TEXT`` answers the question with that id,
+``--answer`` values the remaining questions in order. When no scripted answer
+is left, stdin is closed (at the start when there are none), so an adapter
+waiting for more input sees end of file. After ``--timeout`` seconds the whole
+process group is killed and the report gets a BS401 error.
+
+The report (``text`` or ``json``, as ``validate`` prints them) goes to stdout;
+a one-line summary with the adapter's exit status goes to stderr; the
+adapter's own stderr passes through. MissingTerminalSignal is a warning, a
+QUESTION id reused while unanswered is an error (BS305). Exit status: 0
+unless the report has errors, else 1; a command that cannot be started is
+an error (127 not found, 126 not executable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterable
+
+from bernstein_signals import QuestionIdInUse, QuestionTracker, SignalKind, StreamSignal
+from bernstein_signals.scanning import LineScanner, ScannedLine
+
+from ..errors import UsageError
+from ..validate import formats
+from ..validate.codes import Severity
+from ..validate.diagnostics import Diagnostic
+from ..validate.report import ConformanceReport, StreamChecker
+from ._process import add_command_argument, command_of, exit_reason, start, write_all
+
+__all__ = ["configure", "run"]
+
+DEFAULT_TIMEOUT = 600.0
+_CHUNK = 1 << 16
+_DRAIN_SECONDS = 5.0
+"""After a kill, how long to wait for output from processes that left the group."""
+
+
+def _answer_id(value: str) -> tuple[str, str]:
+    question_id, equals, text = value.partition("=")
+    if not equals or not question_id:
+        raise argparse.ArgumentTypeError(f"expected ID=TEXT, got {value!r}")
+    return question_id, text
+
+
+def _timeout(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not 0 < seconds < 1e9:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds: {value!r}")
+    return seconds
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--answer-id",
+        type=_answer_id,
+        action="append",
+        default=[],
+        metavar="ID=TEXT",
+        help="answer the question with this id (repeatable)",
+    )
+    parser.add_argument(
+        "--answer",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="answer the next question that --answer-id does not cover (repeatable, in order)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_timeout,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"kill the adapter's process group after this long (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_command_argument(parser)
+
+
+class _Answers:
+    """The scripted answers and the adapter's stdin they are written to."""
+
+    def __init__(
+        self, process: subprocess.Popen[bytes], by_id: dict[str, str], in_order: list[str]
+    ) -> None:
+        self._stdin = process.stdin
+        self._by_id = dict(by_id)
+        self._in_order = list(in_order)
+        self.tracker = QuestionTracker(enforce_options=False)
+        self.given = 0
+        self._close_when_done()
+
+    def _close_when_done(self) -> None:
+        if self._stdin is not None and not self._by_id and not self._in_order:
+            with contextlib.suppress(OSError):
+                self._stdin.close()
+            self._stdin = None
+
+    def question(self, checker: StreamChecker, payload: dict[str, object]) -> None:
+        """Answer one QUESTION the adapter just asked, if a scripted answer is left."""
+        question_id = payload.get("id")
+        key = question_id if isinstance(question_id, str) and question_id else None
+        if key is not None and key in self._by_id:
+            text = self._by_id.pop(key)
+        elif self._in_order:
+            text = self._in_order.pop(0)
+        else:
+            self._close_when_done()
+            return
+        line = self.tracker.answer(text, key)
+        checker.answered(key)
+        self.given += 1
+        if self._stdin is not None:
+            try:
+                write_all(self._stdin.fileno(), line.encode() + b"\n")
+            except OSError:  # the adapter closed its stdin or exited: nothing to deliver to
+                self._stdin = None
+        self._close_when_done()
+
+    def close(self) -> None:
+        if self._stdin is not None:
+            with contextlib.suppress(OSError):
+                self._stdin.close()
+            self._stdin = None
+
+
+class _Run:
+    """One adapter run: its output scanned chunk by chunk, questions answered as they come."""
+
+    def __init__(
+        self, process: subprocess.Popen[bytes], args: argparse.Namespace, answers: _Answers
+    ) -> None:
+        self.process = process
+        self.checker = StreamChecker(run_id=shlex.join(command_of(args)), live=True)
+        self.scanner = LineScanner(b"bernstein", fold_case=True)
+        self.answers = answers
+        self.deadline = time.monotonic() + args.timeout
+        self.timeout: float = args.timeout
+        self.timed_out = False
+
+    def _take(self, found: Iterable[ScannedLine]) -> None:
+        checker = self.checker
+        for scanned in found:
+            if scanned.overlong:
+                checker.feed_overlong(scanned.line_no, scanned.overlong)
+                continue
+            seen = len(checker.report.signals)
+            checker.feed_bytes(scanned.line_no, scanned.data)
+            for record in checker.report.signals[seen:]:
+                if record.signal.kind == SignalKind.QUESTION:
+                    self._question(record.signal)
+
+    def _question(self, question: StreamSignal) -> None:
+        with contextlib.suppress(QuestionIdInUse):  # the checker reports it: BS305, an error
+            self.answers.tracker.feed(question)
+        self.answers.question(self.checker, question.payload)
+
+    def _kill(self) -> None:
+        self.timed_out = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.deadline = time.monotonic() + _DRAIN_SECONDS
+
+    def read_all(self) -> None:
+        assert self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        while True:
+            remaining = self.deadline - time.monotonic()
+            ready = remaining > 0 and select.select([fd], [], [], remaining)[0]
+            if not ready:
+                if self.timed_out:
+                    break  # a process that left the group still holds the pipe
+                self._kill()
+                continue
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                break
+            self._take(self.scanner.feed(chunk))
+        self._take(self.scanner.close())
+        self.answers.close()
+
+    def wait(self) -> int:
+        remaining = max(self.deadline - time.monotonic(), 0.0)
+        try:
+            return self.process.wait(timeout=remaining)
+        except subprocess.TimeoutExpired:
+            if not self.timed_out:
+                self._kill()
+            return self.process.wait()
+
+    def report(self) -> ConformanceReport:
+        lines = self.scanner.lines
+        report = self.checker.finish(lines)
+        if self.timed_out:
+            report.diagnostics.append(
+                Diagnostic(
+                    "BS401",
+                    Severity.ERROR,
+                    max(lines, 1),
+                    0,
+                    0,
+                    f"the adapter did not finish within {self.timeout:g} s; its process group"
+                    " was killed",
+                )
+            )
+        return report
+
+
+def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    by_id: dict[str, str] = {}
+    for question_id, text in pairs:
+        if question_id in by_id:
+            raise UsageError(f"--answer-id: two answers for question id {question_id!r}")
+        by_id[question_id] = text
+    return by_id
+
+
+def run(args: argparse.Namespace) -> int:
+    command = command_of(args)
+    by_id = _answers_by_id(args.answer_id)
+    process = start(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, process_group=0, bufsize=0
+    )
+    adapter = _Run(process, args, _Answers(process, by_id, args.answer))
+    adapter.read_all()
+    returncode = adapter.wait()
+    report = adapter.report()
+    name = adapter.checker.report.run_id or command[0]
+    if args.format == "json":
+        print(formats.dumps(formats.json_document([(name, report)])))
+    else:
+        for line in formats.text(name, report):
+            print(line)
+    outcome = "killed after the timeout" if adapter.timed_out else exit_reason(returncode)
+    print(
+        f"conform: {outcome}, {adapter.answers.given} answer(s) given; "
+        + formats.summary_line([(name, report)]),
+        file=sys.stderr,
+    )
+    return 0 if report.passed else 1

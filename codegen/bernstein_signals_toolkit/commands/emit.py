@@ -1,0 +1,74 @@
+"""``emit``: print one validated signal line, for producers in any language.
+
+``key=value`` sets a string member, ``key:=JSON`` a member of any JSON type
+(``options:='["yes","no"]'``, ``steps:=4``). A payload that fails the kind's
+schema, or an argument that is not one of those forms, gives a one-line
+message on stderr, nothing on stdout and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from bernstein_signals import SignalKind, SignalPayloadError, format_signal
+
+from ..errors import UsageError
+
+__all__ = ["configure", "run"]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("kind", metavar="KIND", help="the signal kind (COMPLETED, QUESTION...)")
+    parser.add_argument(
+        "members",
+        nargs="*",
+        metavar="key=value | key:=JSON",
+        help="payload members: a string, or any JSON value after :=",
+    )
+
+
+def _kind(name: str) -> SignalKind:
+    try:
+        return SignalKind(name.upper())
+    except ValueError:
+        known = ", ".join(kind.value for kind in SignalKind)
+        raise UsageError(f"unknown kind {name!r} (known: {known})") from None
+
+
+def _member(argument: str) -> tuple[str, Any]:
+    key, equals, value = argument.partition("=")
+    if not equals:
+        raise UsageError(f"{argument!r}: expected key=value or key:=JSON")
+    if key.endswith(":"):
+        key = key[:-1]
+        try:
+            parsed: Any = json.loads(value)
+        except (ValueError, RecursionError) as exc:
+            raise UsageError(f"{key}:= is not JSON: {exc}") from None
+    else:
+        parsed = value
+    if not key:
+        raise UsageError(f"{argument!r}: the key is empty")
+    return key, parsed
+
+
+def run(args: argparse.Namespace) -> int:
+    kind = _kind(args.kind)
+    payload: dict[str, Any] = {}
+    for argument in args.members:
+        key, value = _member(argument)
+        if key in payload:
+            raise UsageError(f"{key!r} is given twice")
+        payload[key] = value
+    try:
+        line = format_signal(kind, payload or None)
+    except SignalPayloadError as exc:
+        raise UsageError(str(exc)) from None
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"invalid {kind} payload: {exc}") from None
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+    return 0

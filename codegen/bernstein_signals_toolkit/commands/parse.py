@@ -1,0 +1,111 @@
+"""``parse``: the signals of a stream as JSON Lines, one flushed line per signal.
+
+``jsonl`` records (the default) follow ``parse.schema.json`` next to this
+module: input, line, kind, payload and the raw line. ``cloudevents`` writes
+CloudEvents 1.0 JSON (structured mode), one event per line: type
+``dev.bernstein.signal.<kind>``, ``source`` from ``--source`` or naming the
+input, ``id`` the line number (prefixed with the input's position when one
+``--source`` covers several inputs), ``data`` the payload. ``time`` appears
+only with ``--timestamps``, so the output is deterministic by default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from bernstein_signals import SignalRecord, read_signals
+
+from ..errors import UsageError
+from .validate import _check_readable, _opened
+
+__all__ = ["RECORD_SCHEMA", "configure", "run"]
+
+RECORD_SCHEMA = Path(__file__).resolve().with_name("parse.schema.json")
+"""The JSON Schema of one ``--format jsonl`` record."""
+EVENT_TYPE_PREFIX = "dev.bernstein.signal."
+STDIN_SOURCE = "stdin:"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files to read; - or nothing reads stdin"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("jsonl", "cloudevents"),
+        default="jsonl",
+        help="jsonl records (default) or CloudEvents 1.0 JSON, one per line",
+    )
+    parser.add_argument(
+        "--source",
+        metavar="URI",
+        help="the CloudEvents source (default: the input's path, or stdin:)",
+    )
+    parser.add_argument(
+        "--timestamps",
+        action="store_true",
+        help="add the time each signal was read (makes the output non-deterministic)",
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _record(path: str, record: SignalRecord) -> dict[str, Any]:
+    return {
+        "input": path,
+        "line": record.line_no,
+        "kind": record.signal.kind.value,
+        "payload": record.signal.payload,
+        "raw_line": record.signal.raw_line,
+    }
+
+
+def _event(source: str, event_id: str, record: SignalRecord) -> dict[str, Any]:
+    return {
+        "specversion": "1.0",
+        "type": EVENT_TYPE_PREFIX + record.signal.kind.value.lower(),
+        "source": source,
+        "id": event_id,
+        "datacontenttype": "application/json",
+        "data": record.signal.payload,
+    }
+
+
+def _default_source(path: str) -> str:
+    return STDIN_SOURCE if path == "-" else quote(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    paths: list[str] = args.paths or ["-"]
+    if paths.count("-") > 1:
+        raise UsageError("stdin (-) can be read only once")
+    if args.source is not None and not args.source.strip():
+        raise UsageError("--source must not be empty")
+    _check_readable(paths)
+    shared_source = args.source is not None and len(paths) > 1
+    out = sys.stdout
+    for index, path in enumerate(paths, 1):
+        source = args.source or _default_source(path)
+        id_prefix = f"{index}:" if shared_source else ""
+        with _opened(path) as stream:
+            try:
+                for record in read_signals(stream):
+                    if args.format == "cloudevents":
+                        document = _event(source, f"{id_prefix}{record.line_no}", record)
+                    else:
+                        document = _record(path, record)
+                    if args.timestamps:
+                        document["time"] = _now()
+                    out.write(json.dumps(document, ensure_ascii=False) + "\n")
+                    out.flush()
+            except OSError as exc:
+                raise UsageError(f"{path}: read error: {exc.strerror or exc}") from None
+    return 0

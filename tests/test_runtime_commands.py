@@ -1,0 +1,428 @@
+"""wrap, conform, parse and emit, run as real processes around real adapters (shell and Python)."""
+
+from __future__ import annotations
+
+import json
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from bernstein_signals import parse_signal, read_plan
+from bernstein_signals_toolkit.commands.parse import RECORD_SCHEMA
+
+HERE = Path(__file__).resolve().parent
+ADAPTERS = {
+    "python": [sys.executable, str(HERE / "adapters" / "python_adapter.py")],
+    "shell": ["sh", str(HERE / "adapters" / "shell_adapter.sh")],
+}
+CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
+ANSWERS = ["--answer-id", "q-1=yes", "--answer", "main"]
+REPLIES = b'{"answer":"yes","in_reply_to":"q-1"}\n{"answer":"main","in_reply_to":null}\n'
+
+
+def _cli(
+    *args: str, stdin: bytes = b"", cwd: Path | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [*CLI, *args], input=stdin, capture_output=True, cwd=cwd, check=False, timeout=120
+    )
+
+
+def _one_line_error(result: subprocess.CompletedProcess[bytes], status: int, text: str) -> None:
+    assert result.returncode == status, result.stderr
+    assert result.stdout == b""
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("bernstein-signals: error: ")
+    assert text in lines[0]
+
+
+# ---------------------------------------------------------------------------
+# conform
+# ---------------------------------------------------------------------------
+
+
+def _conform(adapter: str, mode: str, cwd: Path, *options: str) -> tuple[int, Any, str]:
+    result = _cli("conform", "--format", "json", *options, "--", *ADAPTERS[adapter], mode, cwd=cwd)
+    document = json.loads(result.stdout)
+    return result.returncode, document["files"][0], result.stderr.decode()
+
+
+def _codes(report: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(d["code"], d["severity"]) for d in report["diagnostics"]]
+
+
+def _check_plan(cwd: Path, report: dict[str, Any]) -> None:
+    [ready] = [s for s in report["signals"] if s["kind"] == "PLAN_READY"]
+    signal = parse_signal(ready["raw_line"])
+    assert signal is not None
+    plan = read_plan(cwd, signal)
+    assert "migrate: yes" in plan
+    assert "branch: main" in plan
+
+
+@pytest.mark.parametrize("adapter", sorted(ADAPTERS))
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        ("completed", ("COMPLETED", [], "exit 0")),
+        ("failed", ("FAILED", [], "exit 1")),
+        ("none", (None, [("BS301", "warning")], "exit 0")),
+        ("killed", (None, [("BS301", "warning")], "signal KILL")),
+        ("binary", (None, [("BS301", "warning")], "exit 3")),
+        ("bigline", ("COMPLETED", [("BS002", "warning")], "exit 0")),
+    ],
+)
+def test_conform_answers_both_questions_and_reports_every_ending(
+    adapter: str,
+    mode: str,
+    expected: tuple[str | None, list[tuple[str, str]], str],
+    tmp_path: Path,
+) -> None:
+    terminal, codes, outcome = expected
+    status, report, stderr = _conform(adapter, mode, tmp_path, *ANSWERS)
+    assert status == 0, stderr
+    assert _codes(report) == codes
+    assert report["counts"]["QUESTION"] == 2
+    assert report["counts"]["PLAN_READY"] == 1
+    questions = [s["payload"] for s in report["signals"] if s["kind"] == "QUESTION"]
+    assert [q.get("id") for q in questions] == ["q-1", None]
+    kinds = [s["kind"] for s in report["signals"]]
+    assert kinds[-1] == (terminal or "PLAN_READY")
+    assert report["missing_terminal_signal"] == ([] if terminal else [report["run_id"]])
+    assert f"conform: {outcome}, 2 answer(s) given" in stderr
+    _check_plan(tmp_path, report)
+
+
+def _gone(pid: int) -> bool:
+    """Whether a process no longer runs (a zombie waiting for its reaper counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in {"Z", "X"}
+
+
+@pytest.mark.parametrize("adapter", sorted(ADAPTERS))
+def test_conform_kills_the_whole_group_of_a_hanging_adapter(adapter: str, tmp_path: Path) -> None:
+    status, report, stderr = _conform(adapter, "hang", tmp_path, *ANSWERS, "--timeout", "2")
+    assert status == 1
+    assert ("BS401", "error") in _codes(report)
+    assert report["passed"] is False
+    assert "conform: killed after the timeout" in stderr
+    sleeper = int((tmp_path / ".sdd" / "sleeper.pid").read_text())
+    for _ in range(600):  # a generous bound: the kill is immediate, reaping may lag
+        if _gone(sleeper):
+            break
+        select.select([], [], [], 0.05)
+    assert _gone(sleeper)
+
+
+def test_conform_closes_stdin_when_answers_run_out(tmp_path: Path) -> None:
+    status, report, stderr = _conform("shell", "completed", tmp_path, "--answer-id", "q-1=no")
+    assert status == 0
+    assert report["counts"]["QUESTION"] == 2
+    assert "stdin closed" in stderr  # the adapter saw end of file at its second question
+    assert "conform: exit 4, 1 answer(s) given" in stderr
+    status, report, stderr = _conform("python", "completed", tmp_path)
+    assert "QuestionAborted" in stderr
+    assert report["counts"]["QUESTION"] == 1
+
+
+_TWICE = (
+    'printf \'%s\\n\' \'BERNSTEIN:QUESTION {"id":"q","question":"a?"}\';'
+    'printf \'%s\\n\' \'BERNSTEIN:QUESTION {"id":"q","question":"b?"}\';'
+    "printf 'BERNSTEIN:COMPLETED\\n'"
+)
+
+
+def test_conform_makes_an_id_reused_while_unanswered_an_error(tmp_path: Path) -> None:
+    result = _cli("conform", "--format", "json", "--", "sh", "-c", _TWICE, cwd=tmp_path)
+    assert result.returncode == 1
+    report = json.loads(result.stdout)["files"][0]
+    assert _codes(report) == [("BS305", "error")]
+    assert "still unanswered" in report["diagnostics"][0]["message"]
+    # Answered in time, the same id may come again.
+    result = _cli("conform", "--answer-id", "q=x", "--answer", "y", "--", "sh", "-c", _TWICE)
+    assert result.returncode == 0, result.stdout
+    assert result.stdout == b""
+    assert b"2 answer(s) given" in result.stderr
+
+
+def test_conform_text_output_and_usage_errors(tmp_path: Path) -> None:
+    result = _cli("conform", "--", *ADAPTERS["shell"], "none", stdin=b"", cwd=tmp_path)
+    assert result.returncode == 0
+    assert b"warning[BS301] MissingTerminalSignal" in result.stdout
+    _one_line_error(_cli("conform", "--", "no-such-adapter-xyz"), 127, "command not found")
+    _one_line_error(_cli("conform"), 2, "no command given")
+    bad = _cli("conform", "--answer-id", "novalue", "--", "true")
+    assert bad.returncode == 2
+    assert b"expected ID=TEXT" in bad.stderr
+    twice = _cli("conform", "--answer-id", "a=1", "--answer-id", "a=2", "--", "true")
+    _one_line_error(twice, 2, "two answers for question id 'a'")
+
+
+# ---------------------------------------------------------------------------
+# wrap
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "stdout", "status"),
+    [
+        ("printf 'out\\n'; printf 'err\\n' >&2", b"out\nBERNSTEIN:COMPLETED\n", 0),
+        ("printf x; exit 3", b'x\nBERNSTEIN:FAILED {"reason":"exit 3"}\n', 3),
+        ("", b"BERNSTEIN:COMPLETED\n", 0),
+        (
+            'printf \'BERNSTEIN:FAILED {"reason":"own"}\\n\'; exit 1',
+            b'BERNSTEIN:FAILED {"reason":"own"}\n',
+            1,
+        ),
+        ("printf 'BERNSTEIN:COMPLETED'", b"BERNSTEIN:COMPLETED", 0),
+        ("printf 'a\\n'; kill -KILL $$", b'a\nBERNSTEIN:FAILED {"reason":"signal KILL"}\n', 137),
+    ],
+)
+def test_wrap_appends_a_terminal_only_when_missing(script: str, stdout: bytes, status: int) -> None:
+    result = _cli("wrap", "--", "sh", "-c", script)
+    assert (result.stdout, result.returncode) == (stdout, status)
+    assert result.stderr == (b"err\n" if "err" in script else b"")
+
+
+def test_wrap_relays_binary_and_a_ten_megabyte_line_byte_for_byte() -> None:
+    script = (
+        "import sys\n"
+        "out = sys.stdout.buffer\n"
+        "out.write(bytes(range(256)) * 64)\n"
+        "out.write(b'\\n' + b'y' * (10 << 20) + b'\\n')\n"
+        "out.write(b'\\x00\\xff tail')\n"
+        "sys.stderr.buffer.write(bytes(range(255, -1, -1)))\n"
+    )
+    result = _cli("wrap", sys.executable, "-c", script)
+    body = bytes(range(256)) * 64 + b"\n" + b"y" * (10 << 20) + b"\n\x00\xff tail"
+    assert result.stdout == body + b"\nBERNSTEIN:COMPLETED\n"
+    assert result.stderr == bytes(range(255, -1, -1))
+    assert result.returncode == 0
+
+
+@pytest.mark.parametrize("adapter", sorted(ADAPTERS))
+@pytest.mark.parametrize(
+    ("mode", "appended", "status"),
+    [
+        ("completed", None, 0),
+        ("none", b"BERNSTEIN:COMPLETED\n", 0),
+        ("killed", b'BERNSTEIN:FAILED {"reason":"signal KILL"}\n', 137),
+        ("binary", b'\nBERNSTEIN:FAILED {"reason":"exit 3"}\n', 3),
+    ],
+)
+def test_wrap_around_the_adapters(
+    adapter: str, mode: str, appended: bytes | None, status: int, tmp_path: Path
+) -> None:
+    result = _cli("wrap", "--", *ADAPTERS[adapter], mode, stdin=REPLIES, cwd=tmp_path)
+    assert result.returncode == status, result.stderr
+    assert b"answers: yes main\n" in result.stdout
+    if appended is None:
+        assert result.stdout.endswith(b"answers: yes main\nBERNSTEIN:COMPLETED\n")
+    else:
+        assert result.stdout.endswith(appended)
+    assert result.stdout.count(b"BERNSTEIN:COMPLETED") + result.stdout.count(b"FAILED") == 1
+
+
+_TRAP = (
+    "import signal, sys, time\n"
+    "def stop(number, frame):\n"
+    "    print('got', signal.Signals(number).name, flush=True)\n"
+    "    sys.exit(5)\n"
+    "signal.signal(signal.SIGINT, stop)\n"
+    "signal.signal(signal.SIGTERM, stop)\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(120)\n"
+)
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
+def test_wrap_forwards_sigterm_and_sigint(number: signal.Signals) -> None:
+    with subprocess.Popen(
+        [*CLI, "wrap", sys.executable, "-c", _TRAP],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        try:
+            assert process.stdout is not None
+            assert process.stdout.readline() == b"ready\n"
+            process.send_signal(number)
+            out, err = process.communicate(timeout=60)
+        finally:
+            process.kill()
+    assert out == f'got {number.name}\nBERNSTEIN:FAILED {{"reason":"exit 5"}}\n'.encode(), err
+    assert process.returncode == 5
+
+
+def test_wrap_errors() -> None:
+    _one_line_error(_cli("wrap", "--", "no-such-command-xyz"), 127, "command not found")
+    _one_line_error(_cli("wrap", "--", str(HERE)), 126, "permission denied")
+    _one_line_error(_cli("wrap"), 2, "no command given")
+
+
+# ---------------------------------------------------------------------------
+# parse
+# ---------------------------------------------------------------------------
+
+_STREAM = (
+    b"starting\n"
+    b'BERNSTEIN:QUESTION {"id":"q-1","question":"Apply?"}\n'
+    b"\xff\xfe binary noise\n"
+    b'BERNSTEIN:PLAN_READY {"path":".sdd/plans/a.md"}\r\n'
+    b"BERNSTEIN:COMPLETED"
+)
+
+
+def test_parse_jsonl_records_follow_the_published_schema(tmp_path: Path) -> None:
+    log = tmp_path / "run.log"
+    log.write_bytes(_STREAM)
+    result = _cli("parse", str(log))
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    schema = json.loads(RECORD_SCHEMA.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for record in records:
+        jsonschema.Draft202012Validator(schema).validate(record)
+    assert [(r["line"], r["kind"]) for r in records] == [
+        (2, "QUESTION"),
+        (4, "PLAN_READY"),
+        (5, "COMPLETED"),
+    ]
+    assert records[1] == {
+        "input": str(log),
+        "line": 4,
+        "kind": "PLAN_READY",
+        "payload": {"path": ".sdd/plans/a.md"},
+        "raw_line": 'BERNSTEIN:PLAN_READY {"path":".sdd/plans/a.md"}',
+    }
+    # Deterministic by default; --timestamps adds a time to each record.
+    assert _cli("parse", str(log)).stdout == result.stdout
+    stamped = [
+        json.loads(line) for line in _cli("parse", "--timestamps", str(log)).stdout.splitlines()
+    ]
+    for record in stamped:
+        jsonschema.Draft202012Validator(schema).validate(record)
+        assert record.pop("time").endswith("Z")
+    assert stamped == records
+
+
+def test_parse_cloudevents(tmp_path: Path) -> None:
+    log = tmp_path / "run.log"
+    log.write_bytes(_STREAM)
+    events = [
+        json.loads(line)
+        for line in _cli("parse", "--format", "cloudevents", "-", stdin=_STREAM).stdout.splitlines()
+    ]
+    assert events[0] == {
+        "specversion": "1.0",
+        "type": "dev.bernstein.signal.question",
+        "source": "stdin:",
+        "id": "2",
+        "datacontenttype": "application/json",
+        "data": {"id": "q-1", "question": "Apply?"},
+    }
+    assert [e["type"] for e in events] == [
+        "dev.bernstein.signal.question",
+        "dev.bernstein.signal.plan_ready",
+        "dev.bernstein.signal.completed",
+    ]
+    assert all("time" not in event for event in events)
+    from_file = _cli("parse", "--format", "cloudevents", str(log)).stdout.splitlines()
+    assert json.loads(from_file[0])["source"] == str(log)
+    shared = _cli(
+        "parse",
+        "--format",
+        "cloudevents",
+        "--source",
+        "urn:run:7",
+        "--timestamps",
+        str(log),
+        str(log),
+    ).stdout.splitlines()
+    ids = [(json.loads(line)["source"], json.loads(line)["id"]) for line in shared]
+    assert len(set(ids)) == len(ids) == 6
+    assert all("T" in json.loads(line)["time"] for line in shared)
+
+
+def test_parse_writes_each_signal_as_it_arrives() -> None:
+    with subprocess.Popen(
+        [*CLI, "parse"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
+        try:
+            assert process.stdin is not None
+            assert process.stdout is not None
+            process.stdin.write(b"noise\nBERNSTEIN:COMPLETED\n")
+            process.stdin.flush()
+            ready, _, _ = select.select([process.stdout], [], [], 60)
+            assert ready, "parse held the record back"
+            assert json.loads(process.stdout.readline())["kind"] == "COMPLETED"
+            process.stdin.close()
+            assert process.wait(timeout=60) == 0
+        finally:
+            process.kill()
+
+
+def test_parse_errors(tmp_path: Path) -> None:
+    _one_line_error(_cli("parse", str(tmp_path / "missing.log")), 2, "missing.log: cannot read")
+    _one_line_error(_cli("parse", str(tmp_path)), 2, "is a directory")
+    _one_line_error(_cli("parse", "-", "-"), 2, "stdin (-) can be read only once")
+
+
+# ---------------------------------------------------------------------------
+# emit
+# ---------------------------------------------------------------------------
+
+
+def test_emit_prints_one_validated_line() -> None:
+    result = _cli("emit", "QUESTION", "question=Apply?", 'options:=["yes","no"]', "id=q-1")
+    assert (
+        result.stdout
+        == b'BERNSTEIN:QUESTION {"id":"q-1","options":["yes","no"],"question":"Apply?"}\n'
+    )
+    assert _cli("emit", "completed").stdout == b"BERNSTEIN:COMPLETED\n"
+    steps = _cli("emit", "PLAN_READY", "path=.sdd/plans/a.md", "steps:=4", "note=a=b")
+    assert (
+        steps.stdout == b'BERNSTEIN:PLAN_READY {"note":"a=b","path":".sdd/plans/a.md","steps":4}\n'
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["QUESTION"], "invalid QUESTION payload: /question"),
+        (["PLAN_READY", "path=../etc/passwd"], "invalid PLAN_READY payload: /path"),
+        (["QUESTION", "question=a", "options:=[]"], "/options"),
+        (["FAILED", "reason:=nope"], "reason:= is not JSON"),
+        (["FAILED", "reason"], "expected key=value or key:=JSON"),
+        (["FAILED", "=x"], "the key is empty"),
+        (["FAILED", "reason=a", "reason=b"], "'reason' is given twice"),
+        (["NOPE"], "unknown kind 'NOPE'"),
+        (["COMPLETED", "x:=NaN"], "invalid COMPLETED payload"),
+    ],
+)
+def test_emit_refuses_bad_payloads_with_nothing_on_stdout(args: list[str], message: str) -> None:
+    _one_line_error(_cli("emit", *args), 2, message)
+
+
+def test_emit_output_is_what_conform_expects(tmp_path: Path) -> None:
+    """A shell adapter using `emit` for every line passes conform with no diagnostics."""
+    emit = " ".join(CLI) + " emit"
+    script = (
+        f"{emit} QUESTION question=Go? id=q-1 && read -r reply && "
+        f"{emit} PLAN_DRAFT 'markdown=# Plan' path=.sdd/p.md && "
+        f"{emit} PLAN_READY path=.sdd/p.md && {emit} COMPLETED"
+    )
+    result = _cli("conform", "--answer-id", "q-1=ok", "--", "sh", "-c", script, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b""
+    assert b"4 signal(s): 0 error(s), 0 warning(s), 0 information" in result.stderr

@@ -1,0 +1,229 @@
+"""read_signals, aread_signals and SignalScanner: whole-line semantics whatever the chunking."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import subprocess
+import sys
+import tracemalloc
+from collections.abc import Sequence
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bernstein_signals import (
+    SignalKind,
+    SignalRecord,
+    SignalScanner,
+    aread_signals,
+    parse_signal,
+    read_signals,
+)
+from bernstein_signals.scanning import LineScanner
+
+
+class _Chunked(io.RawIOBase):
+    """A binary stream whose reads return the given sizes in turn (a pipe's short reads)."""
+
+    def __init__(self, data: bytes, sizes: Sequence[int]) -> None:
+        self._data, self._sizes = data, list(sizes) or [1 << 20]
+        self._pos = self._turn = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytes:
+        step = min(self._sizes[self._turn % len(self._sizes)], size if size > 0 else 1 << 30)
+        self._turn += 1
+        chunk = self._data[self._pos : self._pos + step]
+        self._pos += len(chunk)
+        return chunk
+
+    read = read1
+
+
+def _lines(data: bytes) -> list[bytes]:
+    """The lines of ``data`` without their "\\n"; a final line without one counts."""
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def _chunks(data: bytes, sizes: Sequence[int]) -> list[bytes]:
+    """``data`` cut into pieces of the given sizes in turn."""
+    chunks, position, turn = [], 0, 0
+    while position < len(data):
+        step = sizes[turn % len(sizes)] if sizes else len(data)
+        chunks.append(data[position : position + step])
+        position, turn = position + step, turn + 1
+    return chunks
+
+
+def _whole_lines(data: bytes, limit: int) -> list[SignalRecord]:
+    """The reference: split into lines, then parse each line that fits the bound."""
+    records = []
+    for number, line in enumerate(_lines(data), 1):
+        bare = line[:-1] if line.endswith(b"\r") else line
+        if len(bare) > limit or len(line) > limit:
+            continue
+        try:
+            text = bare.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        signal = parse_signal(text)
+        if signal is not None:
+            records.append(SignalRecord(number, signal, bare))
+    return records
+
+
+def test_records_line_numbers_crlf_final_line_and_plain_lines() -> None:
+    data = (
+        b"plain\n"
+        b'BERNSTEIN:QUESTION {"question":"Go?","id":"q"}\r\n'
+        b"log: BERNSTEIN:COMPLETED\n"
+        b"BERNSTEIN:COMPLETED \xff\n"
+        b"BERNSTEIN:NOPE\n"
+        b"BERNSTEIN:COMPLETED"
+    )
+    records = list(read_signals(io.BytesIO(data)))
+    assert [(r.line_no, r.signal.kind, r.raw) for r in records] == [
+        (2, SignalKind.QUESTION, b'BERNSTEIN:QUESTION {"question":"Go?","id":"q"}'),
+        (6, SignalKind.COMPLETED, b"BERNSTEIN:COMPLETED"),
+    ]
+    assert records[0].signal.payload == {"question": "Go?", "id": "q"}
+
+
+def test_over_long_lines_are_not_signals_and_cost_constant_memory() -> None:
+    big = b'BERNSTEIN:PLAN_DRAFT {"markdown":"' + b"a" * (10 << 20) + b'"}\n'
+    stream = _Chunked(big + b"BERNSTEIN:COMPLETED\n", [1 << 16])
+    tracemalloc.start()
+    records = list(read_signals(stream, max_line_bytes=1 << 20))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert [(r.line_no, r.signal.kind) for r in records] == [(2, SignalKind.COMPLETED)]
+    assert peak < 4 << 20, peak
+
+
+_PIECES = st.sampled_from(
+    [
+        b"x",
+        b" ",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"BERNSTEIN:",
+        b"BERNSTEIN:COMPLETED",
+        b'BERNSTEIN:FAILED {"reason":"r"}',
+        b'BERNSTEIN:QUESTION {"question":"q?"}',
+        b"COMPLETED",
+        b' {"a":1}',
+        b"\xff",
+        b"\xc3\xa9",
+        b"yy" * 9,
+    ]
+)
+
+
+@settings(max_examples=400)
+@given(
+    pieces=st.lists(_PIECES, max_size=40),
+    sizes=st.lists(st.integers(min_value=1, max_value=40), max_size=6),
+    limit=st.integers(min_value=8, max_value=80),
+)
+def test_any_chunking_gives_the_records_of_whole_lines(
+    pieces: list[bytes], sizes: list[int], limit: int
+) -> None:
+    data = b"".join(pieces)
+    expected = _whole_lines(data, limit)
+    assert list(read_signals(_Chunked(data, sizes), max_line_bytes=limit)) == expected
+
+    scanner = SignalScanner(max_line_bytes=limit)
+    pushed = [record for chunk in _chunks(data, sizes) for record in scanner.feed(chunk)]
+    pushed += scanner.close()
+    assert pushed == expected
+    assert scanner.lines == len(data.split(b"\n")) - (data.endswith(b"\n") or not data)
+
+
+async def _aread(chunks: list[bytes], limit: int) -> list[SignalRecord]:
+    reader = asyncio.StreamReader()
+    for chunk in chunks:
+        reader.feed_data(chunk)
+    reader.feed_eof()
+    return [record async for record in aread_signals(reader, max_line_bytes=limit)]
+
+
+@settings(max_examples=150)
+@given(
+    pieces=st.lists(_PIECES, max_size=40),
+    cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=8),
+    limit=st.integers(min_value=8, max_value=80),
+)
+def test_async_reader_agrees_with_whole_lines(
+    pieces: list[bytes], cuts: list[int], limit: int
+) -> None:
+    data = b"".join(pieces)
+    bounds = sorted({0, len(data), *(cut for cut in cuts if cut < len(data))})
+    chunks = [data[a:b] for a, b in itertools.pairwise(bounds)]
+    assert asyncio.run(_aread(chunks, limit)) == _whole_lines(data, limit)
+
+
+def test_async_reader_reads_a_subprocess_past_the_64_kib_line_limit() -> None:
+    script = (
+        "import sys\n"
+        'sys.stdout.write(\'BERNSTEIN:QUESTION {"question":"Go?"}\\n\')\n'
+        "sys.stdout.write('BERNSTEIN:PLAN_DRAFT {\"markdown\":\"' + 'm' * 200000 + '\"}\\n')\n"
+        "sys.stdout.write('x' * 3000000 + '\\n')\n"
+        "sys.stdout.write('BERNSTEIN:COMPLETED')\n"
+    )
+
+    async def main() -> list[tuple[int, SignalKind, int]]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            script,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+        )
+        assert process.stdout is not None
+        found = [
+            (record.line_no, record.signal.kind, len(record.raw))
+            async for record in aread_signals(process.stdout)
+        ]
+        await process.wait()
+        return found
+
+    found = asyncio.run(main())
+    assert [(line, kind) for line, kind, _ in found] == [
+        (1, SignalKind.QUESTION),
+        (2, SignalKind.PLAN_DRAFT),
+        (4, SignalKind.COMPLETED),
+    ]
+    assert found[1][2] > 200000
+
+
+@settings(max_examples=200)
+@given(
+    pieces=st.lists(
+        st.sampled_from([b"x", b"\n", b"\r\n", b"BERNSTEIN:", b"bernstein", b"\xff", b"yy" * 9]),
+        max_size=60,
+    ),
+    sizes=st.lists(st.integers(min_value=1, max_value=23), min_size=1, max_size=5),
+    limit=st.integers(min_value=1, max_value=30),
+)
+def test_line_start_scanner_reports_over_long_lines_too(
+    pieces: list[bytes], sizes: list[int], limit: int
+) -> None:
+    data = b"".join(pieces)
+    scanner = LineScanner(b"BERNSTEIN:", at_line_start=True, max_line_bytes=limit)
+    found = [line for chunk in _chunks(data, sizes) for line in scanner.feed(chunk)]
+    found += scanner.close()
+    expected = []
+    for number, line in enumerate(_lines(data), 1):
+        if len(line) > limit:
+            expected.append((number, b"", len(line)))
+        elif line.startswith(b"BERNSTEIN:"):
+            expected.append((number, line.removesuffix(b"\r"), 0))
+    assert [tuple(line) for line in found] == expected
