@@ -21,13 +21,13 @@ $(STAMP): pyproject.toml constraints.txt
 
 setup: $(STAMP) ## create .venv and install the toolkit with its test tools (pinned)
 
-demo: $(STAMP) ## the main job: regenerate from schema/ + grammar/, show the result, run the example wrapper
+demo: $(STAMP) ## the main job: regenerate, show the vocabulary, run the example wrapper through conform
 	$(BIN)/bernstein-signals generate
 	$(BIN)/bernstein-signals generate --check
 	@sed -n '/^## Kinds/,/^## [A-Z]/p' generated/docs/vocabulary.md | sed '$$d'
-	@echo '== examples/wrapper.sh, answered on stdin with {"in_reply_to":"q-plan","answer":"yes"}'
-	@cd "$$(mktemp -d)" && echo '{"in_reply_to":"q-plan","answer":"yes"}' \
-		| PATH="$(CURDIR)/$(BIN):$$PATH" "$(CURDIR)/examples/wrapper.sh"
+	@echo '== bernstein-signals conform --answer-id q-plan=yes --transcript -- examples/wrapper.sh'
+	@cd "$$(mktemp -d)" && PATH="$(CURDIR)/$(BIN):$$PATH" \
+		bernstein-signals conform --answer-id q-plan=yes --timeout 60 --transcript -- "$(CURDIR)/examples/wrapper.sh"
 
 generate: $(STAMP) ## regenerate generated/ (also the update command for golden files)
 	$(BIN)/bernstein-signals generate

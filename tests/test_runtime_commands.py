@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import select
 import signal
 import subprocess
@@ -426,3 +427,35 @@ def test_emit_output_is_what_conform_expects(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout == b""
     assert b"4 signal(s): 0 error(s), 0 warning(s), 0 information" in result.stderr
+
+
+def test_conform_transcript_lists_the_signals_in_order(tmp_path: Path) -> None:
+    script = 'printf \'noise\\nBERNSTEIN:BLOCKED {"reason":"x"}\\nBERNSTEIN:COMPLETED\\n\''
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bernstein_signals_toolkit.cli",
+            "conform",
+            "--transcript",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=False,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    # Each line: the run's name (the command line), the line number, the signal.
+    lines = result.stdout.decode().splitlines()
+    found = [re.search(r":(\d+): (BERNSTEIN:.*)$", line) for line in lines]
+    assert [
+        match.groups() if match else line for match, line in zip(found, lines, strict=True)
+    ] == [
+        ("2", 'BERNSTEIN:BLOCKED {"reason":"x"}'),
+        ("3", "BERNSTEIN:COMPLETED"),
+    ]

@@ -88,6 +88,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"kill the adapter's process group after this long (default {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--transcript",
+        action="store_true",
+        help="text format: list every signal the adapter emitted before the diagnostics",
+    )
     add_command_argument(parser)
 
 
@@ -243,6 +248,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(formats.dumps(formats.json_document([(name, report)])))
     else:
+        if args.transcript:
+            for seen in report.signals:
+                print(f"{name}:{seen.line}: {seen.signal.raw_line}")
         for line in formats.text(name, report):
             print(line)
     outcome = "killed after the timeout" if adapter.timed_out else exit_reason(returncode)
