@@ -96,6 +96,24 @@ def test_installed_wheel_finds_its_sources_and_regenerates_the_same_tree(
     assert "up to date" in output
 
 
+def test_installed_wheel_ships_the_shell_library(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    shipped = site / "bernstein_signals_toolkit" / "_sources" / "shell" / "bernstein-signals.sh"
+    assert shipped.read_bytes() == (ROOT / "generated/shell/bernstein-signals.sh").read_bytes()
+    output = _run(
+        sys.executable,
+        "-m",
+        "bernstein_signals_toolkit.cli",
+        "shell",
+        "--path",
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site)},
+    )
+    assert Path(output.strip()) == shipped
+
+
 def test_editable_install_uses_the_checkout() -> None:
     sources = packaged_sources()
     assert sources.schema_dir == ROOT / "schema"

@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -186,42 +185,3 @@ def test_shellcheck_clean(dialect: str, path: Path) -> None:
 def test_shell_command_prints_the_library_and_its_path() -> None:
     assert _cli("shell").stdout == LIBRARY.read_text()
     assert Path(_cli("shell", "--path").stdout.strip()) == LIBRARY
-
-
-def test_the_wheel_ships_the_library(tmp_path: Path) -> None:
-    pytest.importorskip("hatchling")
-    built = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(tmp_path),
-            str(ROOT),
-        ],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    assert built.returncode == 0, built.stderr
-    (wheel,) = tmp_path.glob("*.whl")
-    site = tmp_path / "site"
-    with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(site)
-    shipped = site / "bernstein_signals_toolkit" / "_sources" / "shell" / "bernstein-signals.sh"
-    assert shipped.read_bytes() == LIBRARY.read_bytes()
-    result = subprocess.run(
-        [*CLI, "shell", "--path"],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(site)},
-        cwd=tmp_path,
-        check=False,
-    )
-    assert Path(result.stdout.strip()) == shipped

@@ -13,9 +13,10 @@ import json
 import sys
 from typing import Any
 
-from bernstein_signals import SignalKind, SignalPayloadError, format_signal
+from bernstein_signals import SignalPayloadError, format_signal
 
 from ..errors import UsageError
+from ._inputs import signal_kind
 
 __all__ = ["configure", "run"]
 
@@ -28,14 +29,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="key=value | key:=JSON",
         help="payload members: a string, or any JSON value after :=",
     )
-
-
-def _kind(name: str) -> SignalKind:
-    try:
-        return SignalKind(name.upper())
-    except ValueError:
-        known = ", ".join(kind.value for kind in SignalKind)
-        raise UsageError(f"unknown kind {name!r} (known: {known})") from None
 
 
 def _member(argument: str) -> tuple[str, Any]:
@@ -56,7 +49,7 @@ def _member(argument: str) -> tuple[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    kind = _kind(args.kind)
+    kind = signal_kind(args.kind)
     payload: dict[str, Any] = {}
     for argument in args.members:
         key, value = _member(argument)

@@ -22,7 +22,7 @@ from urllib.parse import quote
 from bernstein_signals import SignalRecord, read_signals
 
 from ..errors import UsageError
-from .validate import _check_readable, _opened
+from ._inputs import check_readable, opened
 
 __all__ = ["RECORD_SCHEMA", "configure", "run"]
 
@@ -89,13 +89,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("stdin (-) can be read only once")
     if args.source is not None and not args.source.strip():
         raise UsageError("--source must not be empty")
-    _check_readable(paths)
+    check_readable(paths)
     shared_source = args.source is not None and len(paths) > 1
     out = sys.stdout
     for index, path in enumerate(paths, 1):
         source = args.source or _default_source(path)
         id_prefix = f"{index}:" if shared_source else ""
-        with _opened(path) as stream:
+        with opened(path) as stream:
             try:
                 for record in read_signals(stream):
                     if args.format == "cloudevents":

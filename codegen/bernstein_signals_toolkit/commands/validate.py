@@ -5,11 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import IO
 
-from bernstein_signals import SignalKind
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 
 from ..errors import UsageError
@@ -17,6 +13,7 @@ from ..validate import formats
 from ..validate.codes import CODES, Severity, lookup, select_codes
 from ..validate.payload_file import payload_report
 from ..validate.report import ConformanceReport, report_from_binary
+from ._inputs import check_readable, opened, signal_kind
 
 __all__ = ["configure", "run"]
 
@@ -96,44 +93,19 @@ def explain(selector: str) -> str:
     return "\n".join(lines)
 
 
-@contextmanager
-def _opened(path: str) -> Iterator[IO[bytes]]:
-    if path == "-":
-        yield sys.stdin.buffer
-        return
-    try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed below, errors become one line
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    with handle:
-        yield handle
-
-
-def _check_readable(paths: list[str]) -> None:
-    """Fail before any output, so an unreadable file never leaves a partial report."""
-    for path in paths:
-        if path == "-":
-            continue
-        if os.path.isdir(path):
-            raise UsageError(f"{path}: is a directory")
-        if not os.access(path, os.R_OK):
-            reason = "no such file" if not os.path.exists(path) else "permission denied"
-            raise UsageError(f"{path}: cannot read: {reason}")
-
-
 def _reports(
     args: argparse.Namespace, enabled: frozenset[str]
 ) -> list[tuple[str, ConformanceReport]]:
     paths: list[str] = args.paths or ["-"]
     if paths.count("-") > 1:
         raise UsageError("stdin (-) can be read only once")
-    _check_readable(paths)
+    check_readable(paths)
     reports = []
     for path in paths:
-        with _opened(path) as stream:
+        with opened(path) as stream:
             try:
                 if args.payload is not None:
-                    kind = _kind(args.payload)
+                    kind = signal_kind(args.payload, option="--payload")
                     data = stream.read()
                     try:
                         text = data.decode("utf-8")
@@ -152,14 +124,6 @@ def _reports(
                 raise UsageError(f"{path}: read error: {exc.strerror or exc}") from None
         reports.append((path, report))
     return reports
-
-
-def _kind(name: str) -> SignalKind:
-    try:
-        return SignalKind(name.upper())
-    except ValueError:
-        known = ", ".join(kind.value for kind in SignalKind)
-        raise UsageError(f"--payload: unknown kind {name!r} (known: {known})") from None
 
 
 def _use_color(choice: str) -> bool:
