@@ -11,6 +11,7 @@ mappers ship: Claude Code ``--output-format stream-json`` and Codex
 """
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -68,7 +69,7 @@ class SignalParser:
                 yield signal
 
 
-class _NativeJsonParser(SignalParser):
+class _NativeJsonParser(SignalParser, ABC):
     """A JSON-lines protocol: objects go to :meth:`map_event`, other lines to the grammar."""
 
     def stream_signal_parser(self, line: str) -> StreamSignal | None:
@@ -80,8 +81,9 @@ class _NativeJsonParser(SignalParser):
             return super().stream_signal_parser(line)
         return self.map_event(event, text)
 
+    @abstractmethod
     def map_event(self, event: dict[str, Any], line: str) -> StreamSignal | None:
-        raise NotImplementedError
+        """The signal a native event stands for, or None for events that are not signals."""
 
 
 class ClaudeStreamJsonParser(_NativeJsonParser):
