@@ -84,8 +84,10 @@ def load_grammar(path: Path) -> tuple[Grammar, Lark]:
     """Load the grammar with Lark (LALR) and read PREFIX and KIND from it."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SourceError(path, "read", str(exc)) from None
+    except OSError as exc:
+        raise SourceError(path, "read", exc.strerror or str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise SourceError(path, "utf-8", f"not UTF-8 at byte {exc.start}") from None
     try:
         parser = Lark(text, parser="lalr")
     except LarkError as exc:
