@@ -45,6 +45,7 @@ lint: $(STAMP) ## ruff (lint + format check) and mypy --strict
 	$(BIN)/mypy
 
 bench: $(STAMP) ## run the benchmarks and print throughput and ratios
+	@scripts/ensure-test-shells jq
 	$(BIN)/python -m benchmarks
 
 lock: $(STAMP) ## refresh constraints.txt from the current .venv
