@@ -251,7 +251,7 @@ def render_printf(words: list[Word]) -> Rendered:
         words = words[1:]
     if not words:
         return rendered
-    fmt, args = _flat(words[0]), list(words[1:])
+    fmt, args = _flat(words[0]), iter(words[1:])
     index = 0
     while index < len(fmt):
         char, origin = fmt[index]
@@ -265,8 +265,10 @@ def render_printf(words: list[Word]) -> Rendered:
             if match:
                 if match.group(1) == "%":
                     rendered.put("%", origin)
-                elif args:
-                    rendered.put_word(args.pop(0))
+                else:
+                    arg = next(args, None)
+                    if arg is not None:
+                        rendered.put_word(arg)
                 index += match.end()
                 continue
         rendered.put(char, origin)

@@ -8,6 +8,7 @@ columns; the server converts them to UTF-16.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import json
 import re
@@ -37,6 +38,7 @@ __all__ = [
     "helper_usage",
     "is_shell_document",
     "rewrite_as_helper",
+    "rewrite_line",
     "vocabulary",
 ]
 
@@ -158,12 +160,13 @@ def _printed_line(line: str, origins: list[Origin], checker: LineChecker) -> lis
         kind_end += 1
     if UNKNOWN in line[: kind_end + 1]:
         return []  # the script computes the kind itself: nothing is pinned down
-    unknown = {index for index, char in enumerate(line) if char == UNKNOWN}
+    unknown = [index for index, char in enumerate(line) if char == UNKNOWN]
     _, diagnostics = checker.check(line.replace(UNKNOWN, _PLACEHOLDER), 1)
     findings = []
     for d in diagnostics:
-        if any(d.start <= index < d.end for index in unknown):
-            continue
+        nearest = bisect.bisect_left(unknown, d.start)
+        if nearest < len(unknown) and unknown[nearest] < d.end:
+            continue  # an unknown value lies in the span: it could change the verdict
         start = origins[min(d.start, len(origins) - 1)]
         end = origins[min(max(d.end, d.start + 1), len(origins)) - 1]
         findings.append(
@@ -408,7 +411,12 @@ def rewrite_as_helper(text: str, line_no: int) -> list[tuple[int, int, int, str]
     Only a command that prints exactly one signal line, newline included, is
     rewritten, so the script prints the same bytes afterwards.
     """
-    script_line = text.split("\n")[line_no]
+    lines = text.split("\n")
+    return rewrite_line(lines[line_no], line_no) if 0 <= line_no < len(lines) else []
+
+
+def rewrite_line(script_line: str, line_no: int) -> list[tuple[int, int, int, str]]:
+    """:func:`rewrite_as_helper` for one line's text, so a range of lines is split only once."""
     kinds = {kind.name: kind for kind in vocabulary().kinds}
     rewrites = []
     for command in commands(script_line):

@@ -12,9 +12,14 @@ from .analysis import helper_names, helper_usage, vocabulary
 
 __all__ = ["Completion", "Hover", "completions", "hover"]
 
+# Every pattern here is anchored (match/fullmatch) and none is searched for
+# from each position: a search whose match must end at the end of the text
+# retries from every start and is quadratic on a long line (issue 10).
 _HEAD = re.compile(r"(\s*)(BERNSTEIN:)(\s*)([A-Za-z0-9_]*)")
-_KIND_PREFIX = re.compile(r"\s*BERNSTEIN:\s*([A-Za-z0-9_]*)\Z")
-_KEY_POSITION = re.compile(r'[{,]\s*("?)([A-Za-z0-9_]*)\Z')
+_KIND_PREFIX = re.compile(r"\s*BERNSTEIN:\s*([A-Za-z0-9_]*)")
+_KEY_TAIL = re.compile(r'\s*("?)([A-Za-z0-9_]*)')
+_PRESENT_KEY = re.compile(r'"([A-Za-z0-9_]+)"\s*:')
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 @dataclass(frozen=True)
@@ -79,13 +84,25 @@ class _Spot:
     """For printed lines: each character's (line, start, end) in the script."""
 
 
-def _signal_spot(document: str, line: int, column: int, shell: bool) -> _Spot | None:
+def _line_at(document: str, line: int) -> str | None:
+    """The text of a 0-based line, or None when the document has no such line."""
     lines = document.split("\n")
-    if line >= len(lines):
+    return lines[line] if 0 <= line < len(lines) else None
+
+
+def _column_in(text: str, column: int) -> int:
+    """A column clamped into the line, as LSP does with a character past the end."""
+    return min(max(column, 0), len(text))
+
+
+def _signal_spot(document: str, line: int, column: int, shell: bool) -> _Spot | None:
+    text = _line_at(document, line)
+    if text is None:
         return None
+    column = _column_in(text, column)
     if not shell:
-        return _Spot(lines[line], column, None)
-    for command in commands(lines[line]):
+        return _Spot(text, column, None)
+    for command in commands(text):
         printer = {"printf": render_printf, "echo": render_echo}.get(command.name or "")
         if printer is None:
             continue
@@ -120,8 +137,10 @@ def _top_level_key(payload: str, index: int) -> tuple[str, int, int] | None:
             while end < size and payload[end] != '"':
                 end += 2 if payload[end] == "\\" else 1
             end = min(end + 1, size)
-            after = payload[end:].lstrip(" \t")
-            if depth == 1 and after.startswith(":") and position <= index < end:
+            colon = end
+            while colon < size and payload[colon] in " \t":
+                colon += 1
+            if depth == 1 and position <= index < end and payload.startswith(":", colon):
                 return payload[position + 1 : end - 1], position, end
             position = end
             continue
@@ -168,7 +187,10 @@ def hover(document: str, line: int, column: int, *, shell: bool) -> Hover | None
 
 
 def _helper_hover(document: str, line: int, column: int) -> Hover | None:
-    for command in commands(document.split("\n")[line]):
+    text = _line_at(document, line)
+    if text is None:
+        return None
+    for command in commands(text):
         head = command.words[0]
         if head.start <= column <= head.end and head.literal:
             usage = helper_usage(head.literal)
@@ -193,7 +215,7 @@ def completions(document: str, line: int, column: int, *, shell: bool) -> list[C
     if spot is None:
         return items
     before = spot.text[: spot.index]
-    partial = _KIND_PREFIX.match(before)
+    partial = _KIND_PREFIX.fullmatch(before)
     if partial is not None:
         start = spot.index - len(partial.group(1))
         where = _range(spot, line, start, spot.index)
@@ -210,12 +232,12 @@ def completions(document: str, line: int, column: int, *, shell: bool) -> list[C
         return items
     head = _HEAD.match(before)
     payload_kind = _kinds().get(head.group(4)) if head else None
-    key = _KEY_POSITION.search(before)
+    key = _key_position(before)
     if head is None or payload_kind is None or key is None or "{" not in before[head.end() :]:
         return items
     if before[head.end() :].count("{") - before[head.end() :].count("}") != 1:
         return items
-    present = set(re.findall(r'"([A-Za-z0-9_]+)"\s*:', before[head.end() :]))
+    present = set(_PRESENT_KEY.findall(before, head.end()))
     start = spot.index - len(key.group(2)) - len(key.group(1))
     where = _range(spot, line, start, spot.index)
     for prop in payload_kind.properties:
@@ -232,19 +254,35 @@ def completions(document: str, line: int, column: int, *, shell: bool) -> list[C
     return items
 
 
-def _command_at(document: str, line: int, column: int) -> Command | None:
-    for command in commands(document.split("\n")[line]):
+def _key_position(before: str) -> re.Match[str] | None:
+    """The partial key typed after the last ``{`` or ``,``: a match of ``_KEY_TAIL`` to the end."""
+    opener = max(before.rfind("{"), before.rfind(","))
+    return _KEY_TAIL.fullmatch(before, opener + 1) if opener >= 0 else None
+
+
+def _command_at(text: str, column: int) -> Command | None:
+    for command in commands(text):
         if command.words[0].start <= column <= command.words[-1].end:
             return command
     return None
 
 
+def _typed_word(text: str, column: int) -> int:
+    """Where the helper name or option being typed before ``column`` starts (a backward scan)."""
+    start = column
+    while start > 0 and text[start - 1] in _WORD_CHARS:
+        start -= 1
+    return start
+
+
 def _helper_completions(document: str, line: int, column: int) -> list[Completion]:
-    text = document.split("\n")[line]
-    word = re.search(r"[A-Za-z0-9_-]*\Z", text[:column])
-    typed = word.group() if word else ""
-    start = column - len(typed)
-    command = _command_at(document, line, column)
+    text = _line_at(document, line)
+    if text is None:
+        return []
+    column = _column_in(text, column)
+    start = _typed_word(text, column)
+    typed = text[start:column]
+    command = _command_at(text, column)
     names = {f"bernstein_{kind.snake}": kind for kind in vocabulary().kinds}
     if command is None or command.words[0].start == start:
         if not typed.startswith("b"):

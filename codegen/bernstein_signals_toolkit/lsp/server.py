@@ -75,17 +75,23 @@ class SignalsLanguageServer(LanguageServer):
             self._lines[uri] = cached
         return cached[1]
 
-    def position(self, uri: str, position: lsp.Position) -> tuple[int, int]:
+    def line_text(self, uri: str, row: int) -> str:
+        """A line of the document; "" for any row it does not have (negative or past the end)."""
         lines = self.lines(uri)
-        text = lines[position.line] if position.line < len(lines) else ""
-        return position.line, _code_points(text, position.character)
+        return lines[row] if 0 <= row < len(lines) else ""
+
+    def position(self, uri: str, position: lsp.Position) -> tuple[int, int]:
+        text = self.line_text(uri, position.line)
+        return position.line, _code_points(text, max(position.character, 0))
 
     def lsp_range(self, uri: str, line: int, start: int, end_line: int, end: int) -> lsp.Range:
-        lines = self.lines(uri)
+        """An LSP range; rows and columns are clamped into the document, so any input is valid."""
+        last = max(len(self.lines(uri)) - 1, 0)
 
         def at(row: int, column: int) -> lsp.Position:
-            text = lines[row] if row < len(lines) else ""
-            return lsp.Position(row, _utf16(text, min(column, len(text))))
+            row = min(max(row, 0), last)
+            text = self.line_text(uri, row)
+            return lsp.Position(row, _utf16(text, min(max(column, 0), len(text))))
 
         return lsp.Range(at(line, start), at(end_line, end))
 
@@ -160,6 +166,24 @@ def _settings(config: dict[str, Any]) -> analysis.Settings:
         ignore=codes(config.get("ignore")),
         max_line_bytes=limit if isinstance(limit, int) and 0 < limit <= 1 << 30 else 1 << 20,
     )
+
+
+def _edit_of(data: object) -> tuple[int, int, int, int, str] | None:
+    """The edit a diagnostic's data carries back to us; None for anything we did not write.
+
+    Clients echo ``data`` verbatim, but a client (or a stale document) may send
+    anything: only four non-negative ints and a string are taken.
+    """
+    edit = data.get("edit") if isinstance(data, dict) else None
+    if not isinstance(edit, list) or len(edit) != 5:
+        return None
+    *numbers, text = edit
+    if not isinstance(text, str):
+        return None
+    if not all(type(n) is int and n >= 0 for n in numbers):
+        return None
+    line, start, end_line, end = numbers
+    return line, start, end_line, end, text
 
 
 def build_server() -> SignalsLanguageServer:
@@ -254,12 +278,12 @@ def build_server() -> SignalsLanguageServer:
         uri = params.text_document.uri
         actions = []
         for diagnostic in params.context.diagnostics:
-            data = diagnostic.data
-            if not isinstance(data, dict) or not isinstance(data.get("edit"), list):
+            found = _edit_of(diagnostic.data)
+            if found is None:
                 continue
+            line, start, end_line, end, text = found
             with contextlib.suppress(TypeError, ValueError):
-                line, start, end_line, end, text = data["edit"]
-                edit = lsp.TextEdit(ls.lsp_range(uri, line, start, end_line, end), str(text))
+                edit = lsp.TextEdit(ls.lsp_range(uri, line, start, end_line, end), text)
                 actions.append(
                     lsp.CodeAction(
                         title=f"Replace with: {text}",
@@ -270,12 +294,10 @@ def build_server() -> SignalsLanguageServer:
                     )
                 )
         if ls.is_shell(uri):
-            source = ls.workspace.get_text_document(uri).source
-            rows = range(params.range.start.line, params.range.end.line + 1)
-            for row in rows:
-                if row >= len(ls.lines(uri)):
-                    break
-                for line, start, end, text in analysis.rewrite_as_helper(source, row):
+            lines = ls.lines(uri)
+            first, last = params.range.start.line, params.range.end.line
+            for row in range(max(first, 0), min(last + 1, len(lines))):
+                for line, start, end, text in analysis.rewrite_line(lines[row], row):
                     edit = lsp.TextEdit(ls.lsp_range(uri, line, start, line, end), text)
                     actions.append(
                         lsp.CodeAction(

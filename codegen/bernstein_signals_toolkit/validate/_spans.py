@@ -1,8 +1,10 @@
 """Where each value of a JSON text sits, by JSON pointer, so payload errors point at columns.
 
 Only called for payloads the binding already accepted: the text is valid JSON
-nested no deeper than the binding's bound, so plain recursion is safe. The
-scanner still never raises; on anything unexpected it returns what it found.
+nested no deeper than the binding's bound, so plain recursion is safe (deeper
+text is refused, not recursed into). The scanner never raises; on anything
+unexpected it returns what it found. Every regex is anchored at the scan
+position and possessive, so a scan is linear in the text's length.
 """
 
 from __future__ import annotations
@@ -10,50 +12,72 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from dataclasses import dataclass, field
 
-__all__ = ["locate", "value_spans"]
+from bernstein_signals import MAX_NESTING_DEPTH
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null")
-_SPACE = re.compile(r"[ \t\r\n]*")
+__all__ = ["Layout", "layout", "locate", "value_spans"]
+
+_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"')
+_SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null")
+_SPACE = re.compile(r"[ \t\r\n]*+")
 
 
 def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+@dataclass
+class Layout:
+    """What one scan of a JSON text found."""
+
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Pointer -> (start, end) of every value; a later duplicate key overwrites: last wins."""
+    duplicates: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Key -> span of its last repetition inside one object, in the order first repeated."""
+
+
 class _Scanner:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.spans: dict[str, tuple[int, int]] = {}
+        self.found = Layout()
+        self.spans = self.found.spans
 
     def _space(self, pos: int) -> int:
         return _SPACE.match(self.text, pos).end()  # type: ignore[union-attr]
 
-    def _members(self, pos: int, pointer: str, closing: str) -> int:
+    def _members(self, pos: int, pointer: str, closing: str, depth: int) -> int:
         """Scan the members of an object or array that starts at ``pos``; return its end."""
+        if depth > MAX_NESTING_DEPTH:
+            raise ValueError(pos)  # the binding refuses it; never recurse without a bound
         text = self.text
         pos = self._space(pos + 1)
         index = 0
+        seen: set[str] = set()
         while text[pos] != closing:
             if closing == "}":
                 key = _STRING.match(text, pos)
                 if key is None:
                     raise ValueError(pos)
-                name = _escape(json.loads(key.group()))
+                raw = json.loads(key.group())
+                if raw in seen:
+                    self.found.duplicates.pop(raw, None)
+                    self.found.duplicates[raw] = key.span()
+                seen.add(raw)
+                name = _escape(raw)
                 pos = self._space(self._space(key.end()) + 1)  # past the colon
             else:
                 name = str(index)
                 index += 1
-            pos = self._space(self.value(pos, f"{pointer}/{name}"))
+            pos = self._space(self.value(pos, f"{pointer}/{name}", depth))
             if text[pos] == ",":
                 pos = self._space(pos + 1)
         return pos + 1
 
-    def value(self, pos: int, pointer: str) -> int:
+    def value(self, pos: int, pointer: str, depth: int = 0) -> int:
         char = self.text[pos]
         if char in "{[":
-            end = self._members(pos, pointer, "}" if char == "{" else "]")
+            end = self._members(pos, pointer, "}" if char == "{" else "]", depth + 1)
         else:
             match = (_STRING if char == '"' else _SCALAR).match(self.text, pos)
             if match is None:
@@ -63,12 +87,17 @@ class _Scanner:
         return end
 
 
-def value_spans(text: str) -> dict[str, tuple[int, int]]:
-    """Pointer -> (start, end) offsets in ``text`` for every value that could be scanned."""
+def layout(text: str) -> Layout:
+    """Spans and duplicate keys of ``text``, as far as it could be scanned."""
     scanner = _Scanner(text)
     with contextlib.suppress(IndexError, ValueError):
         scanner.value(scanner._space(0), "")
-    return scanner.spans
+    return scanner.found
+
+
+def value_spans(text: str) -> dict[str, tuple[int, int]]:
+    """Pointer -> (start, end) offsets in ``text`` for every value that could be scanned."""
+    return layout(text).spans
 
 
 def locate(spans: dict[str, tuple[int, int]], pointer: str) -> tuple[int, int] | None:

@@ -7,7 +7,6 @@ never disagree with what readers do.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import json
 import re
@@ -16,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bernstein_signals import (
-    MAX_NESTING_DEPTH,
     SIGNAL_PREFIX,
     SignalKind,
     StreamSignal,
@@ -25,7 +23,8 @@ from bernstein_signals import (
     validate_payload,
 )
 
-from ._spans import locate, value_spans
+from ._limits import PayloadProbe, limit_problem
+from ._spans import layout, locate
 from .codes import CODES, Severity
 from .diagnostics import Diagnostic
 
@@ -43,6 +42,17 @@ _LENIENT_ONLY = frozenset({"BS206", "BS207", "BS208"})
 _PREFIX_WORD = SIGNAL_PREFIX.rstrip(":")
 
 
+_SHOWN_CHARS = 40
+"""How much of a quoted word a message shows: a hostile line must not make a huge message."""
+
+
+def _shown(word: str) -> str:
+    """``repr`` of a word from the line, cut short when long."""
+    if len(word) <= _SHOWN_CHARS:
+        return repr(word)
+    return f"{word[:_SHOWN_CHARS]!r}... ({len(word)} characters)"
+
+
 def is_signal_like(text: str) -> bool:
     """Whether a line mentions the prefix in any case: the only lines worth a closer look."""
     return _TRIGGER.search(text) is not None
@@ -52,54 +62,6 @@ def is_signal_like(text: str) -> bool:
 class _Finding:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     replacement: str | None = None
-
-
-class _PayloadProbe:
-    """json.loads with hooks that remember what strict readers would refuse."""
-
-    def __init__(self) -> None:
-        self.non_finite = False
-        self.duplicates: list[str] = []
-        self._decoder = json.JSONDecoder(
-            object_pairs_hook=self._pairs, parse_constant=self._constant
-        )
-
-    def _pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        result = dict(pairs)
-        if len(result) != len(pairs):
-            seen: set[str] = set()
-            for key, _ in pairs:
-                if key in seen:
-                    self.duplicates.append(key)
-                seen.add(key)
-        return result
-
-    def _constant(self, name: str) -> float:
-        self.non_finite = True
-        return float(name.replace("Infinity", "inf"))
-
-    def decode(self, text: str) -> tuple[Any, int]:
-        value, end = self._decoder.raw_decode(text)
-        return value, end
-
-
-def _limit_problem(value: Any) -> str | None:
-    """Why the binding refused JSON that Python's json module read, if a documented limit."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            stack += [(key, depth) for key in item]
-            stack += [(child, depth + 1) for child in item.values()]
-        elif isinstance(item, list):
-            stack += [(child, depth + 1) for child in item]
-        elif isinstance(item, float) and item in (float("inf"), float("-inf")):
-            return "a number outside the double range"
-        elif isinstance(item, str) and any(0xD800 <= ord(c) <= 0xDFFF for c in item):
-            return "a lone surrogate escape, which is not Unicode text"
-        if depth > MAX_NESTING_DEPTH and isinstance(item, (dict, list)):
-            return "nesting deeper than readers accept"
-    return None
 
 
 class LineChecker:
@@ -137,40 +99,36 @@ class LineChecker:
         diagnostics: list[Diagnostic] = []
         payload_text = text[offset:].rstrip() if signal.payload or "{" in text[offset:] else ""
         errors = validate_payload(signal.kind, signal.payload)
-        if errors:
-            spans = value_spans(payload_text)
-            for error in errors:
-                start, end = locate(spans, error.pointer) or (0, len(payload_text))
-                diagnostics.append(
-                    Diagnostic(
-                        "BS101",
-                        Severity.ERROR,
-                        line_no,
-                        offset + start,
-                        offset + end,
-                        f"{signal.kind} payload at {error.pointer or '/'}: {error.message}"
-                        f" [{error.rule}]",
-                        pointer=error.pointer,
-                    )
+        # One linear scan of the payload text, and only when a finding needs positions.
+        duplicates_possible = payload_text.count(":") > _key_count(signal.payload)
+        found = layout(payload_text) if errors or duplicates_possible else None
+        for error in errors:
+            assert found is not None
+            start, end = locate(found.spans, error.pointer) or (0, len(payload_text))
+            diagnostics.append(
+                Diagnostic(
+                    "BS101",
+                    Severity.ERROR,
+                    line_no,
+                    offset + start,
+                    offset + end,
+                    f"{signal.kind} payload at {error.pointer or '/'}: {error.message}"
+                    f" [{error.rule}]",
+                    pointer=error.pointer,
                 )
-        if payload_text.count(":") > _key_count(signal.payload):
-            # More colons than keys: a colon in a string, or a duplicate key.
-            probe = _PayloadProbe()
-            with contextlib.suppress(ValueError):
-                probe.decode(payload_text)
-            for key in dict.fromkeys(probe.duplicates):
-                start, end = _second_key(payload_text, key)
-                diagnostics.append(
-                    Diagnostic(
-                        "BS213",
-                        Severity.WARNING,
-                        line_no,
-                        offset + start,
-                        offset + end,
-                        f"duplicate key {key!r} in the {signal.kind} payload: readers keep"
-                        " the last value, other JSON libraries may keep the first",
-                    )
+            )
+        for key, (start, end) in found.duplicates.items() if found else ():
+            diagnostics.append(
+                Diagnostic(
+                    "BS213",
+                    Severity.WARNING,
+                    line_no,
+                    offset + start,
+                    offset + end,
+                    f"duplicate key {_shown(key)} in the {signal.kind} payload: readers keep"
+                    " the last value, other JSON libraries may keep the first",
                 )
+            )
         if len(text) * 4 > LONG_SIGNAL_BYTES and len(text.encode()) > LONG_SIGNAL_BYTES:
             diagnostics.append(
                 Diagnostic(
@@ -232,7 +190,7 @@ class LineChecker:
                 "BS201",
                 start,
                 start + len(word),
-                f"prefix {word!r} is in the wrong case: readers only match {SIGNAL_PREFIX!r}",
+                f"prefix {_shown(word)} is in the wrong case: readers only match {SIGNAL_PREFIX!r}",
             )
         if match["gap"] or not match["colon"]:
             add(
@@ -270,7 +228,7 @@ class LineChecker:
         if not word:
             add("BS204", begin, end, f"no kind after the prefix (known kinds: {known})")
         else:
-            add("BS204", begin, end, f"unknown kind {word!r}{hint} (known kinds: {known})")
+            add("BS204", begin, end, f"unknown kind {_shown(word)}{hint} (known kinds: {known})")
         return guess[0] if guess else None
 
     def _rest(
@@ -337,7 +295,7 @@ class LineChecker:
     def _payload(
         self, body: str, at: int, fixed: str, add: Callable[[str, int, int, str], None]
     ) -> str | None:
-        probe = _PayloadProbe()
+        probe = PayloadProbe()
         try:
             value, end = probe.decode(body)
         except json.JSONDecodeError as exc:
@@ -348,8 +306,8 @@ class LineChecker:
                 f"malformed JSON payload: {exc.msg} (column {at + exc.pos + 1})",
             )
             return None
-        except (ValueError, RecursionError) as exc:
-            add("BS215", at, at + len(body), f"the payload exceeds a reader limit: {exc}")
+        except ValueError as exc:  # LimitExceeded, or anything else json refuses to convert
+            add("BS215", at, at + len(body), f"the payload holds {exc}")
             return None
         if not isinstance(value, dict):
             what = "null" if value is None else type(value).__name__.replace("list", "array")
@@ -368,7 +326,7 @@ class LineChecker:
                 "NaN and Infinity are not JSON; send null or a string",
             )
             return None
-        problem = _limit_problem(value)
+        problem = limit_problem(value, probe)
         if problem:
             add("BS215", at, at + len(body), f"the payload holds {problem}")
             return None
@@ -458,12 +416,3 @@ _LENIENT_SHAPE = re.compile(r"\s*" + re.escape(SIGNAL_PREFIX) + r"\s*\w+\s*")
 def _lenient_payload_offset(text: str) -> int:
     match = _LENIENT_SHAPE.match(text)
     return match.end() if match else 0
-
-
-def _second_key(text: str, key: str) -> tuple[int, int]:
-    """The span of the last occurrence of ``key`` as an object key, or the whole text."""
-    literal = json.dumps(key, ensure_ascii=False)
-    found = [m.start() for m in re.finditer(re.escape(literal) + r"[ \t]*:", text)]
-    if len(found) >= 2:
-        return found[-1], found[-1] + len(literal)
-    return 0, len(text)

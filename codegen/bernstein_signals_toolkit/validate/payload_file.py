@@ -2,99 +2,114 @@
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 from typing import Any
 
 from bernstein_signals import SignalKind, validate_payload
 
-from ._spans import locate, value_spans
+from ._limits import PayloadProbe, limit_problem
+from ._spans import layout, locate
 from .codes import CODES, Severity
 from .diagnostics import Diagnostic
 from .report import ConformanceReport
 
 __all__ = ["payload_report"]
 
-
-def _position(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and 0-based column of a code-point offset."""
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1)
+_NEWLINE = re.compile("\n")
+_JSON_SPACE = " \t\r\n"
 
 
-def _diagnostic(
-    code: str, text: str, start: int, end: int, message: str, *, pointer: str | None = None
-) -> Diagnostic:
-    """In a payload file every finding is an error, except a duplicate key."""
-    line, column = _position(text, start)
-    end_line, end_column = _position(text, max(end, start + 1))
-    if end_line != line:  # a multi-line value: underline to the end of its first line
-        end_column = len(text.split("\n")[line - 1])
-    severity = CODES[code].severity if code == "BS213" else Severity.ERROR
-    return Diagnostic(
-        code, severity, line, column, max(end_column, column + 1), message, pointer=pointer
-    )
+class _Lines:
+    """Offsets of line starts, found once, so each diagnostic is placed in log time."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based line and 0-based column of a code-point offset."""
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return index + 1, offset - self.starts[index]
+
+    def width(self, line: int) -> int:
+        """Code points on a 1-based line, its newline excluded."""
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return end - self.starts[line - 1]
+
+    def diagnostic(
+        self, code: str, start: int, end: int, message: str, *, pointer: str | None = None
+    ) -> Diagnostic:
+        """In a payload file every finding is an error, except a duplicate key."""
+        line, column = self.position(start)
+        end_line, end_column = self.position(max(end, start + 1))
+        if end_line != line:  # a multi-line value: underline to the end of its first line
+            end_column = self.width(line)
+        severity = CODES[code].severity if code == "BS213" else Severity.ERROR
+        return Diagnostic(
+            code, severity, line, column, max(end_column, column + 1), message, pointer=pointer
+        )
 
 
 def payload_report(text: str, kind: SignalKind, *, enabled: frozenset[str]) -> ConformanceReport:
+    """Diagnostics for one payload file; the limits are explained as the line checker does."""
     report = ConformanceReport(run_id=None, lines=text.count("\n") + (not text.endswith("\n")))
-    add = report.diagnostics.append
-    duplicates: list[str] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        result = dict(items)
-        if len(result) != len(items):
-            duplicates.extend(key for key, _ in items)
-        return result
-
-    def constant(name: str) -> None:
-        raise ValueError(f"{name} is not JSON")
-
+    lines = _Lines(text)
+    found: list[Diagnostic] = []
+    add = found.append
+    probe = PayloadProbe()
+    payload: Any = None
+    start = len(text) - len(text.lstrip(_JSON_SPACE))
     try:
-        payload = json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+        payload, end = probe.decode(text, start)
     except json.JSONDecodeError as exc:
-        add(_diagnostic("BS210", text, exc.pos, exc.pos + 1, f"malformed JSON: {exc.msg}"))
-        payload = None
-    except ValueError as exc:
+        add(lines.diagnostic("BS210", exc.pos, exc.pos + 1, f"malformed JSON: {exc.msg}"))
+    except ValueError as exc:  # LimitExceeded, or anything else json refuses to convert
+        add(lines.diagnostic("BS215", start, len(text), f"the payload holds {exc}"))
+    else:
+        rest = len(text.rstrip(_JSON_SPACE))
+        if end < rest:
+            add(lines.diagnostic("BS210", end, end + 1, "malformed JSON: Extra data"))
+            payload = None
+    problem = limit_problem(payload, probe) if payload is not None else None
+    if payload is not None and probe.non_finite:
+        add(lines.diagnostic("BS212", start, len(text), "NaN and Infinity are not JSON"))
+    elif problem is not None:
+        add(lines.diagnostic("BS215", start, len(text), f"the payload holds {problem}"))
+    elif payload is not None and not isinstance(payload, dict):
         add(
-            _diagnostic(
-                "BS212" if "not JSON" in str(exc) else "BS215", text, 0, len(text), str(exc)
-            )
-        )
-        payload = None
-    if payload is not None and not isinstance(payload, dict):
-        add(
-            _diagnostic(
+            lines.diagnostic(
                 "BS209",
-                text,
                 0,
                 len(text.rstrip()),
                 f"a payload is a JSON object, not {type(payload).__name__}",
             )
         )
     elif isinstance(payload, dict):
-        spans = value_spans(text)
+        scanned = layout(text)
         for error in validate_payload(kind, payload):
-            start, end = locate(spans, error.pointer) or (0, len(text))
+            begin, end = locate(scanned.spans, error.pointer) or (0, len(text))
             add(
-                _diagnostic(
+                lines.diagnostic(
                     "BS101",
-                    text,
-                    start,
+                    begin,
                     end,
                     f"{kind} payload at {error.pointer or '/'}: {error.message} [{error.rule}]",
                     pointer=error.pointer,
                 )
             )
-        if duplicates:
+        if scanned.duplicates:
+            first = next(iter(scanned.duplicates.values()))
             add(
-                _diagnostic(
+                lines.diagnostic(
                     "BS213",
-                    text,
-                    0,
-                    1,
-                    "duplicate keys in the payload: " + ", ".join(sorted(set(duplicates))),
+                    first[0],
+                    first[1],
+                    "duplicate keys in the payload: " + ", ".join(sorted(scanned.duplicates)),
                 )
             )
-    report.diagnostics[:] = [d for d in report.diagnostics if d.code in enabled]
-    report.diagnostics.sort(key=lambda d: (d.line, d.start, d.code))
+    report.diagnostics[:] = sorted(
+        (d for d in found if d.code in enabled), key=lambda d: (d.line, d.start, d.code)
+    )
     return report
