@@ -6,7 +6,7 @@ from .constructors import blocked, completed, failed, plan_draft, plan_ready, qu
 from .errors import PayloadError, SignalPayloadError
 from .formatting import emit, format_signal
 from .kinds import SIGNAL_PREFIX, TERMINAL_SIGNAL_KINDS, VOCABULARY_VERSION, SignalKind
-from .limits import MAX_NESTING_DEPTH
+from .limits import MAX_INTEGER_DIGITS, MAX_NESTING_DEPTH
 from .native import ClaudeStreamJsonParser, CodexJsonParser, SignalParser
 from .parsing import iter_signals, parse_signal
 from .payloads import (
@@ -49,6 +49,7 @@ from .validators import validate_payload, validate_reply
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
     "DEFAULT_MAX_PLAN_BYTES",
+    "MAX_INTEGER_DIGITS",
     "MAX_NESTING_DEPTH",
     "PLAN_DIR",
     "READ_CHUNK_BYTES",

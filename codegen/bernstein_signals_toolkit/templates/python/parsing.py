@@ -6,6 +6,7 @@ the seed project's parser did, for adapters written against it; the JSON rules
 stay strict in both.
 """
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Final
 
@@ -18,6 +19,8 @@ __all__ = ["iter_signals", "parse_signal"]
 _KINDS: Final = {kind.value: kind for kind in SignalKind}
 _PREFIX_LENGTH: Final = len(SIGNAL_PREFIX)
 _startswith: Final = str.startswith
+_LENIENT_KIND: Final = re.compile(r"\s*(\S+)\s*")
+"""Whitespace, the kind, whitespace: ``str.split``'s whitespace (``str.isspace``)."""
 
 
 def _strict(line: str) -> StreamSignal | None:
@@ -36,18 +39,19 @@ def _strict(line: str) -> StreamSignal | None:
 
 
 def _lenient(line: str) -> StreamSignal | None:
-    line = line.strip()
+    """The seed parser's reading, without copying the payload out of the line."""
+    line = line.strip()  # the same object when there is nothing to strip
     if not line.startswith(SIGNAL_PREFIX):
         return None
-    parts = line[_PREFIX_LENGTH:].split(None, 1)
-    if not parts:
+    found = _LENIENT_KIND.match(line, _PREFIX_LENGTH)
+    if found is None:
         return None
-    kind = _KINDS.get(parts[0])
+    kind = _KINDS.get(found[1])
     if kind is None:
         return None
-    if len(parts) == 1:
+    if found.end() == len(line):
         return new_signal(kind, {}, line)
-    payload = load_object(parts[1])
+    payload = load_object(line, found.end())
     return None if payload is None else new_signal(kind, payload, line)
 
 

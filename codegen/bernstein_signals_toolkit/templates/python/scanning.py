@@ -52,8 +52,10 @@ class ScannedLine(NamedTuple):
 
 @functools.lru_cache(maxsize=8)
 def _long_line(limit: int) -> "re.Pattern[bytes]":
-    """Matches the start of a line longer than ``limit``; anchored, so linear in the buffer."""
-    return re.compile(rb"(?m)^[^\n]{%d}" % (limit + 1))
+    """Matches the start of a line longer than ``limit``, a "\\r\\n" terminator not counted;
+    anchored, so linear in the buffer.
+    """
+    return re.compile(rb"(?m)^[^\n]{%d}(?:[^\r\n]|\r[^\n])" % limit)
 
 
 class LineScanner:
@@ -86,8 +88,9 @@ class LineScanner:
         self._limit = max_line_bytes
         self._report_overlong = report_overlong
         self._line_no = 1  # the number of the line that starts the carry
-        self._carry = b""
+        self._carry = bytearray()  # the start of an unfinished line
         self._skipped = 0  # > 0 while inside an over-long line: its bytes so far
+        self._skipped_cr = False  # whether the last of those bytes is "\r"
 
     @property
     def lines(self) -> int:
@@ -95,16 +98,25 @@ class LineScanner:
         return self._line_no - 1
 
     def feed(self, chunk: bytes) -> list[ScannedLine]:
-        """Scan one more chunk; return the complete lines found in it."""
+        """Scan one more chunk; return the complete lines found in it.
+
+        Amortised linear whatever the chunking: an unfinished line grows a
+        bytearray and only the new chunk is searched for "\\n".
+        """
         found: list[ScannedLine] = []
+        if not chunk:
+            return found
         begin = 0  # where the chunk's unscanned bytes start; always at a line start below
         if self._skipped:
             newline = chunk.find(b"\n")
             if newline < 0:
                 self._skipped += len(chunk)
+                self._skipped_cr = chunk.endswith(b"\r")
                 return found
             if self._report_overlong:
-                found.append(ScannedLine(self._line_no, b"", self._skipped + newline))
+                before_cr = chunk[newline - 1] == 13 if newline else self._skipped_cr
+                length = self._skipped + newline - before_cr
+                found.append(ScannedLine(self._line_no, b"", length))
             self._line_no += 1
             self._skipped = 0
             begin = newline + 1
@@ -112,36 +124,44 @@ class LineScanner:
             # Only the line that spans the chunk boundary is joined: no copy of the chunk.
             newline = chunk.find(b"\n")
             if newline < 0:
-                self._keep(self._carry + chunk)
+                self._keep(chunk)
                 return found
-            head = self._carry + chunk[: newline + 1]
-            self._carry = b""
+            head = bytes(self._carry) + chunk[: newline + 1]
+            self._carry.clear()
             self._line_no = self._lines_in(head, 0, len(head), found)
             begin = newline + 1
         end = chunk.rfind(b"\n", begin) + 1 or begin
         if end > begin:
             self._line_no = self._lines_in(chunk, begin, end, found)
-        self._keep(chunk[end:] if end else chunk)
+        if end < len(chunk):
+            self._keep(chunk[end:] if end else chunk)
         return found
 
     def _keep(self, tail: bytes) -> None:
-        """Carry the start of an unfinished line, or skip it once it is over-long."""
-        if len(tail) > self._limit:
-            self._skipped, self._carry = len(tail), b""
+        """Carry more of an unfinished line, or skip it once it is over-long.
+
+        The carry may hold one byte past the limit: a "\\r" that turns out to
+        be part of the line's "\\r\\n" terminator, which does not count.
+        """
+        carried = len(self._carry) + len(tail)
+        if carried > self._limit + 1:
+            self._skipped, self._skipped_cr = carried, tail.endswith(b"\r")
+            self._carry.clear()
         else:
-            self._carry = tail
+            self._carry += tail
 
     def close(self) -> list[ScannedLine]:
         """The final line when it has no "\\n"; the scanner is then reset."""
         found: list[ScannedLine] = []
         if self._skipped:
             if self._report_overlong:
-                found.append(ScannedLine(self._line_no, b"", self._skipped))
+                found.append(ScannedLine(self._line_no, b"", self._skipped - self._skipped_cr))
             self._line_no += 1
         elif self._carry:
-            buffer = self._carry + b"\n"
+            buffer = bytes(self._carry) + b"\n"
             self._line_no = self._lines_in(buffer, 0, len(buffer), found)
-        self._carry, self._skipped = b"", 0
+        self._carry.clear()
+        self._skipped = 0
         return found
 
     def _starts(self, buffer: bytes, begin: int, end: int) -> list[int]:
@@ -182,14 +202,14 @@ class LineScanner:
             line_no += _newlines(buffer, counted, start)
             counted = start
             stop = buffer.find(b"\n", start)
+            if stop > start and buffer[stop - 1] == 13:  # "\r\n": the terminator does not count
+                stop -= 1
             if stop - start > limit:
                 if self._report_overlong:
                     found.append(ScannedLine(line_no, b"", stop - start))
                 continue
-            data = buffer[start:stop]
-            found.append(ScannedLine(line_no, data[:-1] if data.endswith(b"\r") else data))
+            found.append(ScannedLine(line_no, buffer[start:stop]))
         return line_no + _newlines(buffer, counted, end)
-
 
     def _signal_lines(self, buffer: bytes, begin: int, end: int, found: list[ScannedLine]) -> int:
         """:meth:`_lines_in` for readers, the hot path: lines that start with the needle."""
@@ -206,9 +226,10 @@ class LineScanner:
             line_no += _newlines(buffer, counted, start)
             counted = start
             stop = find(b"\n", start)
-            if stop - start <= limit:
+            length = stop - start
+            if length <= limit or (length == limit + 1 and buffer[stop - 1] == 13):
                 data = buffer[start:stop]
-                if data.endswith(b"\r"):
+                if data.endswith(b"\r"):  # the terminator's, which does not count
                     data = data[:-1]
                 append(_new_tuple(ScannedLine, (line_no, data, 0)))
             start = find(marker, stop, end)
