@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -35,9 +36,12 @@ def test_a_plan_under_sdd_resolves_and_reads(workdir: Path) -> None:
     resolved = resolve_plan_path(workdir, ".sdd/plans/fix.md")
     assert resolved == (workdir / ".sdd" / "plans" / "fix.md").resolve()
     assert read_plan(workdir, _ready(".sdd/plans/fix.md")) == "# Fix\n- step\n"
-    # A symlink that stays inside .sdd is fine.
+    # No symlink is followed, not even one that stays inside .sdd.
     (workdir / ".sdd" / "latest.md").symlink_to("plans/fix.md")
-    assert resolve_plan_path(workdir, ".sdd/latest.md") == resolved
+    with pytest.raises(PlanPathError, match=re.escape("symlink at '.sdd/latest.md'")):
+        resolve_plan_path(workdir, ".sdd/latest.md")
+    with pytest.raises(PlanPathError, match=re.escape("symlink at '.sdd/latest.md'")):
+        read_plan(workdir, _ready(".sdd/latest.md"))
 
 
 @pytest.mark.parametrize(
@@ -78,9 +82,22 @@ def test_a_symlink_out_of_sdd_is_refused(
     for path in (".sdd/plans/escape.md", ".sdd/up/anything.md", ".sdd/up"):
         with pytest.raises(PlanPathError) as caught:
             resolve_plan_path(workdir, path)
-        assert caught.value.reason.startswith("symlink escape"), path
-    with pytest.raises(PlanPathError, match="symlink escape"):
+        assert caught.value.reason.startswith("symlink at"), path
+    with pytest.raises(PlanPathError, match=re.escape("symlink at '.sdd/plans/escape.md'")):
         read_plan(workdir, _ready(".sdd/plans/escape.md"))
+    with pytest.raises(PlanPathError, match=re.escape("symlink at '.sdd/up'")):
+        read_plan(workdir, _ready(".sdd/up/anything.md"))
+
+
+def test_a_symlink_loop_is_a_plan_path_error(workdir: Path) -> None:
+    (workdir / ".sdd" / "loop").symlink_to("loop")
+    (workdir / ".sdd" / "a").symlink_to("b")
+    (workdir / ".sdd" / "b").symlink_to("a")
+    for path in (".sdd/loop", ".sdd/loop/x.md", ".sdd/a", ".sdd/a/x.md"):
+        with pytest.raises(PlanPathError, match="symlink at"):
+            resolve_plan_path(workdir, path)
+        with pytest.raises(PlanPathError, match="symlink at"):
+            read_plan(workdir, _ready(path))
 
 
 def test_sdd_itself_as_a_symlink_out_of_workdir_is_refused(
@@ -89,8 +106,10 @@ def test_sdd_itself_as_a_symlink_out_of_workdir_is_refused(
     outside = tmp_path_factory.mktemp("elsewhere")
     (outside / "fix.md").write_text("x")
     (tmp_path / ".sdd").symlink_to(outside)
-    with pytest.raises(PlanPathError, match="symlink escape"):
+    with pytest.raises(PlanPathError, match=re.escape("symlink at '.sdd'")):
         resolve_plan_path(tmp_path, ".sdd/fix.md")
+    with pytest.raises(PlanPathError, match=re.escape("symlink at '.sdd'")):
+        read_plan(tmp_path, _ready(".sdd/fix.md"))
 
 
 def test_read_plan_refusals(workdir: Path) -> None:

@@ -3,10 +3,15 @@
 """Plan handoff: find and read the file a PLAN_READY names, never outside ``.sdd/``.
 
 A PLAN_READY's path comes from the adapter, so the orchestrator treats it as
-untrusted: :func:`resolve_plan_path` accepts only a relative path under
-``<workdir>/.sdd`` that stays there once symlinks are resolved.
+untrusted, and the adapter may still be changing its files while the plan is
+read. The path must be a relative path under ``<workdir>/.sdd`` with no
+symlink on it at all (``.sdd`` itself, any folder, the file): :func:`read_plan`
+opens it one component at a time from a descriptor of the working directory,
+each with ``O_NOFOLLOW``, so no component can be swapped for a symlink between
+a check and the open.
 """
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -56,21 +61,83 @@ def _check_text(path: object) -> str:
     return path
 
 
+_DIRECTORY_FLAGS: Final = (
+    os.O_RDONLY
+    | getattr(os, "O_DIRECTORY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_FILE_FLAGS: Final = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def _refuse_symlink(path: str, segments: list[str], count: int, folder: int, exc: OSError) -> None:
+    """Turn the failed ``O_NOFOLLOW`` open of ``segments[count - 1]`` into PlanPathError when
+    it failed at a symlink (ELOOP, or ENOTDIR with ``O_DIRECTORY``); the open has already
+    been refused, so this look is only for the message.
+    """
+    if exc.errno not in (errno.ELOOP, errno.ENOTDIR, getattr(errno, "EMLINK", errno.ELOOP)):
+        return
+    try:
+        mode = os.stat(segments[count - 1], dir_fd=folder, follow_symlinks=False).st_mode
+    except OSError:
+        return
+    if stat.S_ISLNK(mode):
+        where = "/".join(segments[:count])
+        raise PlanPathError(path, f"symlink at {where!r} (symlinks are not followed)") from None
+
+
+def _open_folder(workdir: str | os.PathLike[str], path: str) -> tuple[int, str]:
+    """A descriptor of the folder holding the plan, and the plan's file name.
+
+    Opened from the working directory one component at a time, never following
+    a symlink; a missing folder raises FileNotFoundError.
+    """
+    if os.open not in os.supports_dir_fd:
+        raise PlanPathError(path, "this platform cannot open a path without following symlinks")
+    segments = path.split("/")
+    fd = os.open(workdir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        for count, segment in enumerate(segments[:-1], 1):
+            try:
+                inner = os.open(segment, _DIRECTORY_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                _refuse_symlink(path, segments, count, fd, exc)
+                raise
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, segments[-1]
+
+
 def resolve_plan_path(workdir: str | os.PathLike[str], path: object) -> Path:
-    """The resolved file ``path`` names under ``<workdir>/.sdd``.
+    """The file ``path`` names under ``<workdir>/.sdd``, as it stands now.
 
     Raises PlanPathError (a ValueError) naming the reason: not a str, empty,
     NUL or another control character, backslash, absolute path, a ``..`` (or
-    ``.``, or empty) segment, not under ``.sdd/``, or a symlink that escapes
-    (``.sdd`` itself being a symlink out of ``workdir`` counts). The file need
-    not exist.
+    ``.``, or empty) segment, not under ``.sdd/``, or a symlink anywhere on
+    the path (``.sdd`` itself included). The file need not exist. This is a
+    check at one instant: :func:`read_plan` does not reuse its answer.
     """
     text = _check_text(path)
-    root = Path(workdir).resolve() / PLAN_DIR
-    resolved = (root.parent / text).resolve()
-    if resolved == root or not resolved.is_relative_to(root):
-        raise PlanPathError(path, f"symlink escape (resolves to {str(resolved)!r})")
-    return resolved
+    try:
+        fd, name = _open_folder(workdir, text)
+    except FileNotFoundError:
+        return Path(workdir).resolve() / text
+    try:
+        if stat.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
+            raise PlanPathError(path, f"symlink at {text!r} (symlinks are not followed)")
+    except FileNotFoundError:
+        pass
+    finally:
+        os.close(fd)
+    return Path(workdir).resolve() / text
 
 
 def read_plan(
@@ -82,26 +149,37 @@ def read_plan(
     """The markdown of the plan a PLAN_READY hands over.
 
     Raises ValueError for a signal that is not PLAN_READY, a refused path
-    (PlanPathError), a file that is not a regular file, larger than
-    ``max_bytes`` or not UTF-8; OSError (FileNotFoundError...) when it cannot
-    be read.
+    (PlanPathError, a symlink loop included), a file that is not a regular
+    file, larger than ``max_bytes`` or not UTF-8; OSError (FileNotFoundError...)
+    when it cannot be read. The file is opened through descriptors, one
+    component at a time, so an adapter swapping a folder for a symlink while
+    the plan is read gets an error, never a file outside ``.sdd/``.
     """
     if signal.kind != SignalKind.PLAN_READY:
         raise ValueError(f"read_plan needs a PLAN_READY signal, not {signal.kind}")
-    target = resolve_plan_path(workdir, signal.payload.get("path"))
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(target, flags)
+    path = signal.payload.get("path")
+    text = _check_text(path)
+    shown = str(Path(workdir) / text)
+    folder, name = _open_folder(workdir, text)
+    try:
+        try:
+            fd = os.open(name, _FILE_FLAGS, dir_fd=folder)
+        except OSError as exc:
+            _refuse_symlink(text, text.split("/"), text.count("/") + 1, folder, exc)
+            raise
+    finally:
+        os.close(folder)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError(f"plan {str(target)!r} is not a regular file")
+            raise ValueError(f"plan {shown!r} is not a regular file")
         os.set_blocking(fd, True)
         with open(fd, "rb", closefd=False) as handle:
             data = handle.read(max_bytes + 1)
     finally:
         os.close(fd)
     if len(data) > max_bytes:
-        raise ValueError(f"plan {str(target)!r} is larger than {max_bytes} bytes")
+        raise ValueError(f"plan {shown!r} is larger than {max_bytes} bytes")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"plan {str(target)!r} is not UTF-8 (byte offset {exc.start})") from None
+        raise ValueError(f"plan {shown!r} is not UTF-8 (byte offset {exc.start})") from None
