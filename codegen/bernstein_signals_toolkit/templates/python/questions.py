@@ -10,10 +10,13 @@ skipped with a note on stderr, as the reply schema documents; a Python
 warning would be shown only once per call site and lost in the rest.
 """
 
+import contextlib
 import os
+import re
 import select
 import sys
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Final, TextIO
@@ -36,6 +39,7 @@ __all__ = [
 ]
 
 _MAX_REPLY_BYTES: Final = 1 << 20
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 class QuestionError(ValueError):
@@ -160,35 +164,113 @@ def _fileno(stream: IO[Any]) -> int | None:
         return None
 
 
-def _read_line_fd(fd: int, deadline: float | None, question: str) -> bytes | None:
-    """One line from a file descriptor, a byte at a time so that nothing after it is
-    consumed (later questions read it); None at end of file.
+_Piece = str | bytes
+_PENDING: Final["weakref.WeakKeyDictionary[IO[Any], list[_Piece]]"] = weakref.WeakKeyDictionary()
+"""The start of a line that a timed-out :func:`ask` had read: the next ask() on that stream
+continues it, so a reply that arrives in pieces across a timeout is not lost."""
+
+
+def _ends_line(piece: _Piece) -> bool:
+    return piece.endswith("\n") if isinstance(piece, str) else piece.endswith(b"\n")
+
+
+def _content_length(line: _Piece) -> int:
+    """The line's length without its "\\n" or "\\r\\n"."""
+    if not _ends_line(line):
+        return len(line)
+    return len(line) - (2 if line[-2:] in ("\r\n", b"\r\n") else 1)
+
+
+def _joined(pieces: list[_Piece]) -> _Piece:
+    first = pieces[0]
+    return first[:0].join(pieces)  # type: ignore[arg-type]
+
+
+def _read_line(stream: IO[Any], deadline: float | None, question: str) -> _Piece | None:
+    """One line (with its "\\n", when it has one) through the stream's own ``readline``, so
+    what the caller's reads (``input()``) already buffered is seen and nothing is read
+    from the file descriptor behind the object's back. None at end of input.
+
+    With a deadline the descriptor is made non-blocking for the wait (restored after):
+    ``readline`` then returns what has arrived, and ``select`` waits for more. At the
+    deadline the part already read is kept for the next call on the stream.
     """
-    line = bytearray()
-    while True:
-        if deadline is not None:
-            remaining = deadline - time.monotonic()
-            ready = remaining > 0 and select.select([fd], [], [], remaining)[0]
-            if not ready:
+    try:
+        pieces: list[_Piece] = _PENDING.pop(stream, [])
+    except TypeError:  # a stream object without weak references keeps nothing
+        pieces = []
+    fd = None if deadline is None else _fileno(stream)
+    if fd is None:
+        pieces.append(stream.readline(_MAX_REPLY_BYTES + 2))
+        return _joined(pieces) or None
+    was_blocking = os.get_blocking(fd)
+    os.set_blocking(fd, False)
+    try:
+        waited = False
+        while True:
+            piece = stream.readline(_MAX_REPLY_BYTES + 2)
+            if piece:
+                pieces.append(piece)
+                if _ends_line(piece):
+                    return _joined(pieces)
+                waited = False
+                continue
+            if waited:  # readable, yet nothing: end of input
+                return _joined(pieces) if pieces else None
+            remaining = deadline - time.monotonic()  # type: ignore[operator]
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                if pieces:
+                    with contextlib.suppress(TypeError):
+                        _PENDING[stream] = pieces
                 raise QuestionTimeout(f"no reply to {question!r} in time")
-        byte = os.read(fd, 1)
-        if not byte:
-            return bytes(line) if line else None
-        if byte == b"\n":
-            return bytes(line[:-1] if line.endswith(b"\r") else line)
-        if len(line) < _MAX_REPLY_BYTES:
-            line += byte
+            waited = True
+    finally:
+        os.set_blocking(fd, was_blocking)
 
 
-def _read_line(stream: IO[Any], deadline: float | None, question: str) -> str | None:
-    fd = _fileno(stream)
-    # An in-memory stream cannot block, so it needs no timeout; "" or b"" is its end.
-    data = stream.readline() or None if fd is None else _read_line_fd(fd, deadline, question)
-    if data is None:
-        return None
-    if isinstance(data, bytes):
-        return data.decode("utf-8", "replace")
-    return str(data)
+def _lenient_decoding(stream: IO[Any]) -> None:
+    """Make a strict text stream decode with ``surrogateescape``, when it still can.
+
+    A strict decoder raises on the buffered chunk that holds a byte that is
+    not UTF-8, and Python's io then drops the whole chunk, good lines too.
+    ``reconfigure`` succeeds only before the first read; after it, such a
+    chunk is reported and skipped (see :func:`ask`).
+    """
+    if getattr(stream, "errors", None) != "strict":
+        return
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(OSError, ValueError):  # io.UnsupportedOperation is both
+            reconfigure(errors="surrogateescape")
+
+
+def _skip_rest_of_line(stream: IO[Any], line: _Piece, deadline: float | None, question: str) -> None:
+    """Drop the rest of an over-long line, a bounded piece at a time."""
+    while line and not _ends_line(line):
+        rest = _read_line(stream, deadline, question)
+        if rest is None:
+            return
+        line = rest
+
+
+def _text_of(line: _Piece) -> str | None:
+    """The line as text without its terminator, or None when it is not UTF-8.
+
+    Bytes are decoded strictly; text from a stream decoding with
+    ``surrogateescape`` holds a lone surrogate where a byte was not UTF-8.
+    """
+    if isinstance(line, bytes):
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    else:
+        text = str(line)
+        if not text.isascii() and _SURROGATE.search(text):
+            return None
+    if text.endswith("\n"):
+        text = text[:-2] if text.endswith("\r\n") else text[:-1]
+    return text
 
 
 def ask(
@@ -206,10 +288,21 @@ def ask(
     Emits the QUESTION on ``stdout`` (one write, flushed), then reads reply
     lines from ``stdin`` until one is addressed to this question
     (``in_reply_to`` equal to ``id``, or null when ``id`` is None). Other lines
-    are skipped with a note on ``stderr``. When ``stdin`` has a file
-    descriptor it is read directly, a byte at a time, so nothing beyond the
-    reply is consumed and ``timeout`` works on pipes; in-memory streams are
-    read with ``readline``.
+    are skipped with a note on ``stderr``, and so are lines that are not UTF-8
+    (bytes from a binary stream, or lone surrogates from a text stream that
+    decodes with ``surrogateescape``) and lines over 1 MiB. A strict text
+    stream is switched to ``surrogateescape`` when it still can be (before its
+    first read); otherwise Python's io drops the whole chunk its decoder
+    refused, which is noted the same way.
+
+    Lines are read with ``stdin``'s own ``readline``: the caller's earlier
+    reads (``input()``) may have buffered the reply there, and a later read
+    through the same object sees whatever ask() did not take. Read replies
+    through one object per stream (do not mix ``sys.stdin`` with
+    ``sys.stdin.buffer`` or the raw descriptor). With ``timeout`` on a stream
+    with a file descriptor, the descriptor is non-blocking while ask() waits;
+    when the time runs out in the middle of a line, the part already read is
+    kept and the next ask() on the same stream continues that line.
 
     Raises SignalPayloadError for a question the schema refuses,
     QuestionTimeout after ``timeout`` seconds, QuestionAborted at end of input.
@@ -223,16 +316,27 @@ def ask(
         payload["id"] = id
     emit(SignalKind.QUESTION, payload, file=stdout)
     deadline = None if timeout is None else time.monotonic() + timeout
+    _lenient_decoding(source)
     while True:
-        line = _read_line(source, deadline, question)
-        if line is None:
+        try:
+            raw = _read_line(source, deadline, question)
+        except UnicodeDecodeError:
+            raw = b"\xff"  # the stream's strict decoder refused a chunk: noted below
+        if raw is None:
             raise QuestionAborted(f"stdin closed before a reply to {question!r}")
-        reply = parse_reply(line)
-        if reply is not None and reply["in_reply_to"] == id:
-            return reply["answer"]
-        if reply is None:
-            note = f"skipped a line that is not a reply: {line[:80]!r}"
+        if _content_length(raw) > _MAX_REPLY_BYTES:
+            _skip_rest_of_line(source, raw, deadline, question)
+            note = f"skipped a line longer than {_MAX_REPLY_BYTES} bytes"
         else:
-            note = f"skipped a reply to question {reply['in_reply_to']!r}"
+            line = _text_of(raw)
+            reply = None if line is None else parse_reply(line)
+            if reply is not None and reply["in_reply_to"] == id:
+                return reply["answer"]
+            if line is None:
+                note = f"skipped a line that is not UTF-8: {raw[:80]!r}"
+            elif reply is None:
+                note = f"skipped a line that is not a reply: {line[:80]!r}"
+            else:
+                note = f"skipped a reply to question {reply['in_reply_to']!r}"
         notes.write(f"bernstein-signals: while waiting for {question!r}: {note}\n")
         notes.flush()
