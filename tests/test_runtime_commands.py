@@ -248,6 +248,7 @@ _TRAP = (
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
 def test_wrap_forwards_sigterm_and_sigint(number: signal.Signals) -> None:
+    """The command handles the signal and exits 5: the run still ends as interrupted."""
     with subprocess.Popen(
         [*CLI, "wrap", sys.executable, "-c", _TRAP],
         stdin=subprocess.DEVNULL,
@@ -261,8 +262,9 @@ def test_wrap_forwards_sigterm_and_sigint(number: signal.Signals) -> None:
             out, err = process.communicate(timeout=60)
         finally:
             process.kill()
-    assert out == f'got {number.name}\nBERNSTEIN:FAILED {{"reason":"exit 5"}}\n'.encode(), err
-    assert process.returncode == 5
+    reason = number.name.removeprefix("SIG")
+    assert out == f'got {number.name}\nBERNSTEIN:FAILED {{"reason":"signal {reason}"}}\n'.encode()
+    assert process.returncode == 128 + number, err
 
 
 def test_wrap_errors() -> None:
@@ -459,3 +461,124 @@ def test_conform_transcript_lists_the_signals_in_order(tmp_path: Path) -> None:
         ("2", 'BERNSTEIN:BLOCKED {"reason":"x"}'),
         ("3", "BERNSTEIN:COMPLETED"),
     ]
+
+
+# ---------------------------------------------------------------------------
+# Signals to wrap and conform reach the whole group (issue 10, item 8)
+# ---------------------------------------------------------------------------
+
+# A group with a process that ignores every forwarded signal (only SIGKILL ends
+# it), a background sleep (ignores SIGINT, as background jobs of sh do) and the
+# shell itself in a foreground sleep.
+_GROUP = (
+    "sh -c 'trap \"\" INT TERM HUP; exec sleep 60' & echo $! >> pids; "
+    "sleep 60 & echo $! >> pids; echo $$ >> pids; "
+    'printf \'BERNSTEIN:BLOCKED {"reason":"busy"}\\n\'; : > ready; sleep 60'
+)
+
+
+def _wait_for(path: Path, timeout: float = 30.0) -> None:
+    for _ in range(int(timeout / 0.05)):
+        if path.exists():
+            return
+        select.select([], [], [], 0.05)
+    raise AssertionError(f"{path} never appeared")
+
+
+def _all_gone(pids: list[int]) -> list[int]:
+    """The pids still running after a generous wait (reaping by init may lag)."""
+    for _ in range(200):
+        running = [pid for pid in pids if not _gone(pid)]
+        if not running:
+            return []
+        select.select([], [], [], 0.05)
+    return running
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("command", ["wrap", "conform"])
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_stops_the_whole_group_and_exits_128_plus_n(
+    command: str, number: signal.Signals, tmp_path: Path
+) -> None:
+    options = ["--format", "json"] if command == "conform" else []
+    with subprocess.Popen(
+        [*CLI, command, *options, "--", "sh", "-c", _GROUP],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        try:
+            _wait_for(tmp_path / "ready")
+            process.send_signal(number)
+            out, err = process.communicate(timeout=60)
+        finally:
+            process.kill()
+    pids = [int(line) for line in (tmp_path / "pids").read_text().split()]
+    assert len(pids) == 3
+    assert _all_gone(pids) == [], "a process of the group survived"
+    assert process.returncode == 128 + number, err
+    assert b"Traceback" not in err
+    name = number.name.removeprefix("SIG")
+    if command == "wrap":
+        assert out == (
+            b'BERNSTEIN:BLOCKED {"reason":"busy"}\n'
+            + f'BERNSTEIN:FAILED {{"reason":"signal {name}"}}\n'.encode()
+        )
+    else:
+        report = json.loads(out)["files"][0]
+        assert report["counts"]["BLOCKED"] == 1
+        assert ("BS401", "error") in _codes(report)
+        assert f"interrupted by SIG{name}" in report["diagnostics"][-1]["message"]
+        assert report["passed"] is False
+        [summary] = err.decode().splitlines()
+        assert summary.startswith(f"conform: interrupted by SIG{name}")
+
+
+# ---------------------------------------------------------------------------
+# Answers never block conform (issue 10, item 7)
+# ---------------------------------------------------------------------------
+
+_ASK = "BERNSTEIN:QUESTION " + json.dumps({"question": "Big?", "id": "q"})
+_NEVER_READS = f"printf '%s\\n' '{_ASK}'; sleep 60"
+_READS_LATE = (
+    "import sys, time\n"
+    f"print({_ASK!r}, flush=True)\n"
+    "time.sleep(1)\n"
+    "reply = sys.stdin.buffer.readline()\n"
+    'print(\'BERNSTEIN:BLOCKED {"reason":"got %d"}\' % len(reply), flush=True)\n'
+    "print('BERNSTEIN:COMPLETED', flush=True)\n"
+)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("size", [100_000, 130_000])
+def test_conform_timeout_fires_while_an_answer_waits_to_be_written(
+    size: int, tmp_path: Path
+) -> None:
+    answer = "x" * size
+    result = subprocess.run(
+        [*CLI, "conform", "--format", "json", "--timeout", "2", "--answer", answer, "--",
+         "sh", "-c", _NEVER_READS],
+        cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, check=False, timeout=50,
+    )  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)["files"][0]
+    assert ("BS401", "error") in _codes(report)
+    assert b"conform: killed after the timeout, 1 answer(s) given" in result.stderr
+
+
+@pytest.mark.timeout(60)
+def test_conform_delivers_a_big_answer_to_an_adapter_that_reads_late(tmp_path: Path) -> None:
+    answer = "y" * 130_000  # twice a pipe buffer; one argument holds at most 128 KiB
+    result = subprocess.run(
+        [*CLI, "conform", "--transcript", "--answer-id", f"q={answer}", "--",
+         sys.executable, "-c", _READS_LATE],
+        cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, check=False, timeout=50,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    reply = json.dumps({"answer": answer, "in_reply_to": "q"}, separators=(",", ":"))
+    assert b"exit 0, 1 answer(s) given" in result.stderr
+    assert result.stdout.decode().endswith(": BERNSTEIN:COMPLETED\n")
+    assert f'BERNSTEIN:BLOCKED {{"reason":"got {len(reply) + 1}"}}' in result.stdout.decode()

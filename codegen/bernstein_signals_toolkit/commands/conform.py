@@ -3,10 +3,15 @@
 The adapter runs in its own process group with its stdout read by the
 validator's :class:`StreamChecker` in live mode. Each QUESTION is answered at
 once over stdin: ``--answer-id ID=TEXT`` answers the question with that id,
-``--answer`` values the remaining questions in order. When no scripted answer
-is left, stdin is closed (at the start when there are none), so an adapter
-waiting for more input sees end of file. After ``--timeout`` seconds the whole
-process group is killed and the report gets a BS401 error.
+``--answer`` values the remaining questions in order. Replies are written
+without blocking, in the same ``select`` loop that reads the adapter's
+output, so an adapter that never reads stdin cannot stop the timeout. When no
+scripted answer is left, stdin is closed (at the start when there are none),
+so an adapter waiting for more input sees end of file. After ``--timeout``
+seconds the whole process group is killed and the report gets a BS401 error.
+SIGINT, SIGTERM and SIGHUP go to the adapter's group (SIGKILL a grace period
+later); the report is still written, with a BS401 error saying the run was
+interrupted, and conform exits 128+N.
 
 The report (``text`` or ``json``, as ``validate`` prints them) goes to stdout;
 a one-line summary with the adapter's exit status goes to stderr; the
@@ -21,13 +26,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import select
 import shlex
-import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterable
+from typing import IO
 
 from bernstein_signals import QuestionIdInUse, QuestionTracker, SignalKind, StreamSignal
 from bernstein_signals.scanning import LineScanner, ScannedLine
@@ -37,14 +41,18 @@ from ..validate import formats
 from ..validate.codes import Severity
 from ..validate.diagnostics import Diagnostic
 from ..validate.report import ConformanceReport, StreamChecker
-from ._process import add_command_argument, command_of, exit_reason, start, write_all
+from ._process import (
+    ProcessGroup,
+    add_command_argument,
+    command_of,
+    exit_reason,
+    signal_name,
+)
 
 __all__ = ["configure", "run"]
 
 DEFAULT_TIMEOUT = 600.0
 _CHUNK = 1 << 16
-_DRAIN_SECONDS = 5.0
-"""After a kill, how long to wait for output from processes that left the group."""
 
 
 def _answer_id(value: str) -> tuple[str, str]:
@@ -97,23 +105,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 class _Answers:
-    """The scripted answers and the adapter's stdin they are written to."""
+    """The scripted answers, and the adapter's stdin they are written to without blocking.
 
-    def __init__(
-        self, process: subprocess.Popen[bytes], by_id: dict[str, str], in_order: list[str]
-    ) -> None:
-        self._stdin = process.stdin
+    Reply lines wait in a buffer until the adapter's stdin can take them, so an
+    adapter that never reads cannot stop the run (or its timeout). The buffer
+    holds at most the scripted answers, which the command line bounds.
+    """
+
+    def __init__(self, stdin: IO[bytes] | None, by_id: dict[str, str], in_order: list[str]) -> None:
+        self._stdin = stdin
+        if stdin is not None:
+            os.set_blocking(stdin.fileno(), False)
         self._by_id = dict(by_id)
         self._in_order = list(in_order)
+        self._pending = bytearray()
         self.tracker = QuestionTracker(enforce_options=False)
         self.given = 0
         self._close_when_done()
 
+    @property
+    def writers(self) -> list[int]:
+        """The adapter's stdin while reply bytes wait for it."""
+        return [self._stdin.fileno()] if self._stdin is not None and self._pending else []
+
     def _close_when_done(self) -> None:
-        if self._stdin is not None and not self._by_id and not self._in_order:
-            with contextlib.suppress(OSError):
-                self._stdin.close()
-            self._stdin = None
+        if not self._pending and not self._by_id and not self._in_order:
+            self.close()
 
     def question(self, checker: StreamChecker, payload: dict[str, object]) -> None:
         """Answer one QUESTION the adapter just asked, if a scripted answer is left."""
@@ -130,14 +147,26 @@ class _Answers:
         checker.answered(key)
         self.given += 1
         if self._stdin is not None:
+            self._pending += line.encode() + b"\n"
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what the adapter's stdin takes now; never block."""
+        if self._stdin is not None and self._pending:
             try:
-                write_all(self._stdin.fileno(), line.encode() + b"\n")
+                written = os.write(self._stdin.fileno(), self._pending)
+            except BlockingIOError:
+                return
             except OSError:  # the adapter closed its stdin or exited: nothing to deliver to
-                self._stdin = None
+                self._pending.clear()
+                self.close()
+                return
+            del self._pending[:written]
         self._close_when_done()
 
     def close(self) -> None:
         if self._stdin is not None:
+            self._pending.clear()
             with contextlib.suppress(OSError):
                 self._stdin.close()
             self._stdin = None
@@ -146,11 +175,9 @@ class _Answers:
 class _Run:
     """One adapter run: its output scanned chunk by chunk, questions answered as they come."""
 
-    def __init__(
-        self, process: subprocess.Popen[bytes], args: argparse.Namespace, answers: _Answers
-    ) -> None:
-        self.process = process
-        self.checker = StreamChecker(run_id=shlex.join(command_of(args)), live=True)
+    def __init__(self, group: ProcessGroup, args: argparse.Namespace, answers: _Answers) -> None:
+        self.group = group
+        self.checker = StreamChecker(run_id=_run_name(command_of(args)), live=True)
         self.scanner = LineScanner(b"bernstein", fold_case=True)
         self.answers = answers
         self.deadline = time.monotonic() + args.timeout
@@ -176,53 +203,59 @@ class _Run:
 
     def _kill(self) -> None:
         self.timed_out = True
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.deadline = time.monotonic() + _DRAIN_SECONDS
+        self.group.kill()
 
-    def read_all(self) -> None:
-        assert self.process.stdout is not None
-        fd = self.process.stdout.fileno()
+    def read_all(self, stdout: int) -> None:
+        """Scan the adapter's output and feed it answers until its stdout ends or time is up."""
         while True:
-            remaining = self.deadline - time.monotonic()
-            ready = remaining > 0 and select.select([fd], [], [], remaining)[0]
-            if not ready:
-                if self.timed_out:
+            ready = self.group.select([stdout], self.answers.writers, self.deadline)
+            if ready is None:
+                if self.group.killed:
                     break  # a process that left the group still holds the pipe
                 self._kill()
                 continue
-            chunk = os.read(fd, _CHUNK)
-            if not chunk:
-                break
-            self._take(self.scanner.feed(chunk))
+            readable, writable = ready
+            if writable:
+                self.answers.flush()
+            if readable:
+                chunk = os.read(stdout, _CHUNK)
+                if not chunk:
+                    break
+                self._take(self.scanner.feed(chunk))
         self._take(self.scanner.close())
         self.answers.close()
 
     def wait(self) -> int:
-        remaining = max(self.deadline - time.monotonic(), 0.0)
-        try:
-            return self.process.wait(timeout=remaining)
-        except subprocess.TimeoutExpired:
-            if not self.timed_out:
+        returncode = self.group.wait(self.deadline)
+        if returncode is None:
+            if not self.group.killed:
                 self._kill()
-            return self.process.wait()
+            returncode = self.group.wait()
+        assert returncode is not None
+        return returncode
 
     def report(self) -> ConformanceReport:
         lines = self.scanner.lines
         report = self.checker.finish(lines)
         if self.timed_out:
-            report.diagnostics.append(
-                Diagnostic(
-                    "BS401",
-                    Severity.ERROR,
-                    max(lines, 1),
-                    0,
-                    0,
-                    f"the adapter did not finish within {self.timeout:g} s; its process group"
-                    " was killed",
-                )
+            message = (
+                f"the adapter did not finish within {self.timeout:g} s; its process group"
+                " was killed"
             )
+        elif self.group.interrupted is not None:
+            message = (
+                f"conform was interrupted by SIG{signal_name(self.group.interrupted)} before"
+                " the adapter finished; the signal went to its process group"
+            )
+        else:
+            return report
+        report.diagnostics.append(Diagnostic("BS401", Severity.ERROR, max(lines, 1), 0, 0, message))
         return report
+
+
+def _run_name(command: list[str]) -> str:
+    """The command line as a run id: arguments that are not UTF-8 show their bytes as ``\\xNN``."""
+    return shlex.join(os.fsencode(arg).decode("utf-8", "backslashreplace") for arg in command)
 
 
 def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, str]:
@@ -237,12 +270,12 @@ def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
     by_id = _answers_by_id(args.answer_id)
-    process = start(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, process_group=0, bufsize=0
-    )
-    adapter = _Run(process, args, _Answers(process, by_id, args.answer))
-    adapter.read_all()
-    returncode = adapter.wait()
+    group = ProcessGroup(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    with group as process:
+        assert process.stdout is not None
+        adapter = _Run(group, args, _Answers(process.stdin, by_id, args.answer))
+        adapter.read_all(process.stdout.fileno())
+        returncode = adapter.wait()
     report = adapter.report()
     name = adapter.checker.report.run_id or command[0]
     if args.format == "json":
@@ -253,10 +286,17 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{name}:{seen.line}: {seen.signal.raw_line}")
         for line in formats.text(name, report):
             print(line)
-    outcome = "killed after the timeout" if adapter.timed_out else exit_reason(returncode)
+    if adapter.timed_out:
+        outcome = "killed after the timeout"
+    elif group.interrupted is not None:
+        outcome = f"interrupted by SIG{signal_name(group.interrupted)}, {exit_reason(returncode)}"
+    else:
+        outcome = exit_reason(returncode)
     print(
         f"conform: {outcome}, {adapter.answers.given} answer(s) given; "
         + formats.summary_line([(name, report)]),
         file=sys.stderr,
     )
+    if group.interrupted is not None:
+        return group.exit_status(returncode)
     return 0 if report.passed else 1

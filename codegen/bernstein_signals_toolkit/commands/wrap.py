@@ -7,26 +7,33 @@ with reason ``exit N`` or ``signal NAME`` (after a newline when the output did
 not end with one). The exit status is the command's (128+N for signal N); a
 command that cannot be started exits 127 (not found) or 126, as in a shell.
 
-The command runs in its own process group, and ``wrap`` forwards SIGINT and
-SIGTERM to it: a Ctrl-C at a terminal reaches the command exactly once.
+The command runs in its own process group. SIGINT, SIGTERM and SIGHUP sent to
+``wrap`` go to that whole group (a Ctrl-C at a terminal reaches it exactly
+once); a group still running a grace period later is killed. An interrupted
+run ends with FAILED ``signal NAME`` (unless the command printed a terminal)
+and ``wrap`` exits 128+N for the signal N it received.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import signal
 import subprocess
 import sys
-from types import FrameType
 
 from bernstein_signals import SignalKind, SignalScanner, format_signal
 
-from ._process import add_command_argument, command_of, exit_reason, shell_status, start, write_all
+from ._process import (
+    ProcessGroup,
+    add_command_argument,
+    command_of,
+    exit_reason,
+    signal_name,
+    write_all,
+)
 
 __all__ = ["configure", "run"]
 
-_FORWARDED = (signal.SIGINT, signal.SIGTERM)
 _CHUNK = 1 << 16
 
 
@@ -34,19 +41,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_command_argument(parser)
 
 
-def _terminal_line(returncode: int) -> str:
-    if returncode == 0:
+def _terminal_line(reason: str | None) -> str:
+    if reason is None:
         return format_signal(SignalKind.COMPLETED)
-    return format_signal(SignalKind.FAILED, {"reason": exit_reason(returncode)})
+    return format_signal(SignalKind.FAILED, {"reason": reason})
 
 
-def _relay(process: subprocess.Popen[bytes]) -> tuple[bool, bytes]:
+def _relay(group: ProcessGroup, process: subprocess.Popen[bytes]) -> tuple[bool, bytes]:
     """Copy the command's stdout to ours; whether it emitted a terminal, and its last byte."""
     assert process.stdout is not None
     source, target = process.stdout.fileno(), sys.stdout.fileno()
     scanner = SignalScanner()
     terminal, last = False, b"\n"
-    while chunk := os.read(source, _CHUNK):
+    while group.select([source], []) is not None:
+        chunk = os.read(source, _CHUNK)
+        if not chunk:
+            break
         write_all(target, chunk)
         last = chunk[-1:]
         if not terminal:
@@ -59,26 +69,24 @@ def _relay(process: subprocess.Popen[bytes]) -> tuple[bool, bytes]:
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
     sys.stdout.flush()
-    process = start(command, stdout=subprocess.PIPE, process_group=0)
-
-    def forward(signum: int, _frame: FrameType | None) -> None:
-        if process.returncode is None:
-            process.send_signal(signum)
-
-    previous = {number: signal.signal(number, forward) for number in _FORWARDED}
-    try:
+    group = ProcessGroup(command, stdout=subprocess.PIPE)
+    with group as process:
         try:
-            terminal, last = _relay(process)
+            terminal, last = _relay(group, process)
         except BrokenPipeError:
             # Our reader went away: close the pipe so that the command gets SIGPIPE too.
             assert process.stdout is not None
             process.stdout.close()
-            return shell_status(process.wait())
-        returncode = process.wait()
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+            returncode = group.wait()
+            assert returncode is not None
+            return group.exit_status(returncode)
+        returncode = group.wait()
+        assert returncode is not None
     if not terminal:
+        if group.interrupted is not None:
+            reason: str | None = f"signal {signal_name(group.interrupted)}"
+        else:
+            reason = None if returncode == 0 else exit_reason(returncode)
         prefix = b"" if last == b"\n" else b"\n"
-        write_all(sys.stdout.fileno(), prefix + _terminal_line(returncode).encode() + b"\n")
-    return shell_status(returncode)
+        write_all(sys.stdout.fileno(), prefix + _terminal_line(reason).encode() + b"\n")
+    return group.exit_status(returncode)
