@@ -10,14 +10,18 @@ new schema can never silently lose a check.
 
 from __future__ import annotations
 
+import importlib.util
+import math
 import re
+import sys
 import textwrap
 from dataclasses import dataclass
+from types import ModuleType
 
 from ..errors import SourceError
 from ..model import JSONValue, Kind, Property, Vocabulary
 from ._header import python_header
-from ._templates import template_text
+from ._templates import TEMPLATES, template_text
 
 __all__ = ["LIBRARY", "SDD_PATH_PATTERN", "SHELLS", "emit", "help_texts"]
 
@@ -45,6 +49,18 @@ _KNOWN_PATTERNS = {
 }
 _KIND_PATTERN = "[A-Z][A-Z0-9_]*"
 """The KIND token bernstein_emit checks; the grammar must agree."""
+
+_FIXED = {"emit": True, "run": False, "ask": True, "guard": False}
+"""The template's public functions (its ``_bsig_do_*``), and whether each runs in
+the helpers' own locale and zsh options. bernstein_run runs the caller's
+command as the caller would; bernstein_guard sets traps that must outlive it."""
+_QUIET_ENTRY = (
+    "  # shellcheck disable=SC3043,SC2034 # bash and zsh keep the caller's locale outside\n"
+    "  { case $_bsig_sh in bash) builtin local LC_ALL=C ;;"
+    " zsh) emulate -LR zsh; local LC_ALL=C ;; esac; _bsig_enter; } 2>/dev/null"
+)
+_PLAIN_ENTRY = "  { _bsig_enter; } 2>/dev/null"
+"""Entry lines: the trace of entering goes to /dev/null, then nothing is traced."""
 
 _ANNOTATIONS = frozenset(
     {"description", "title", "examples", "default", "$comment", "deprecated", "readOnly"}
@@ -246,7 +262,7 @@ def _json_value(field: _Field, value: str) -> list[str]:
 
 def _option_branch(field: _Field) -> list[str]:
     name = field.prop.name
-    lines = [f"        --{name})", '          _bsig_need $# "$1" || return']
+    lines = [f"        --{name})", '          _bsig_need "$#" "$1" || return']
     if field.prop.is_array:
         lines += _apply(field.checks, '"$2"', f"each --{name} item", "          ")
         element = "$_bsig_j" if field.scalar != "string" else '\\"$_bsig_j\\"'
@@ -295,15 +311,10 @@ def _function(kind: Kind) -> list[str]:
         *_help(kind, fields),
         "",
         "# shellcheck disable=SC2120 # may be called without arguments",
-        f"bernstein_{kind.snake}() {{",
-        "  case $_bsig_sh in bash | zsh)",
-        "    # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside",
-        "    local LC_ALL=C",
-        "    ;;",
-        "  esac",
+        f"_bsig_do_{kind.snake}() {{",
         f"  _bsig_fn=bernstein_{kind.snake}",
         *(f"  {line}" for line in resets),
-        "  while [ $# -gt 0 ]; do",
+        '  while [ "$#" -gt 0 ]; do',
         '    if [ -z "$_bsig_dd" ]; then',
         "      case $1 in",
         "        --)",
@@ -340,13 +351,13 @@ def _function(kind: Kind) -> list[str]:
     if positional:
         names = " ".join(_metavar(f.prop) for f in positional)
         lines.append(
-            f"  [ $_bsig_pos -ge {len(positional)} ] || "
+            f'  [ "$_bsig_pos" -ge {len(positional)} ] || '
             + _fail(f"missing argument(s): {names} (try --help)")
         )
     for field in fields:
         label = _metavar(field.prop) if field.prop.required else f"--{field.prop.name}"
         if field.prop.is_array:
-            count = f"$_bsig_n_{field.prop.name}"
+            count = f'"$_bsig_n_{field.prop.name}"'
             checks = [_Check(c.test.replace("{n}", count), c.message) for c in field.array_checks]
             checks_lines = _apply(tuple(checks), "", f"--{field.prop.name}", "    ")
         else:
@@ -366,6 +377,58 @@ def _function(kind: Kind) -> list[str]:
     return lines
 
 
+def _wrapper(name: str, quiet: bool) -> list[str]:
+    """bernstein_NAME: the caller's state saved around _bsig_do_NAME, on every path."""
+    return [
+        "",
+        "# shellcheck disable=SC2120 # may be called without arguments",
+        f"bernstein_{name}() {{",
+        _QUIET_ENTRY if quiet else _PLAIN_ENTRY,
+        f'  if _bsig_do_{name} "$@"; then _bsig_st=0; else _bsig_st=$?; fi',
+        "  _bsig_leave",
+        "}",
+    ]
+
+
+def _binding_limits() -> ModuleType:
+    """The Python binding's limits module, read from its template: one home for the limits."""
+    spec = importlib.util.spec_from_file_location(
+        "_bernstein_binding_limits", TEMPLATES / "python" / "limits.py"
+    )
+    if spec is None or spec.loader is None:
+        raise SourceError("templates/python/limits.py", "shell", "cannot load the binding's limits")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _float_limit() -> str:
+    """The digits of the least number Python's float() rounds to infinity.
+
+    It is the largest double plus half its last-place unit (an exact tie
+    rounds to even, which is infinity); checked against float() itself.
+    """
+    largest = sys.float_info.max
+    limit = int(largest) + int(math.ulp(largest)) // 2
+    if not math.isinf(float(str(limit))) or math.isinf(float(f"{limit - 1}.{'9' * 40}")):
+        raise AssertionError("the float threshold does not match float()")
+    return str(limit)
+
+
+def _limit_markers() -> dict[str, str]:
+    limits = _binding_limits()
+    depth: int = limits.MAX_NESTING_DEPTH
+    digits: int = limits.MAX_INTEGER_DIGITS
+    float_limit = _float_limit()
+    return {
+        # A key:= value sits inside the payload object, which counts as one level.
+        "@MAX_VALUE_DEPTH@": str(depth - 1),
+        "@MAX_INTEGER_DIGITS@": str(digits),
+        "@FLOAT_LIMIT_DIGITS@": float_limit.rstrip("0"),
+        "@FLOAT_LIMIT_EXPONENT@": str(len(float_limit)),
+    }
+
+
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
     if vocabulary.grammar.kind_pattern != _KIND_PATTERN:
         raise SourceError(
@@ -375,8 +438,12 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
             f" /{vocabulary.grammar.kind_pattern}/",
         )
     functions: list[str] = []
+    wrappers: list[str] = []
+    for name, quiet in _FIXED.items():
+        wrappers += _wrapper(name, quiet)
     for kind in vocabulary.kinds:
         functions += _function(kind)
+        wrappers += _wrapper(kind.snake, quiet=True)
     text = template_text(TEMPLATE)
     replacements = {
         "@VOCABULARY@": f"{vocabulary.name} {vocabulary.version}",
@@ -384,6 +451,8 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         "@PREFIX@": vocabulary.grammar.prefix,
         "@TERMINALS@": " | ".join(kind.name for kind in vocabulary.terminal_kinds),
         "@KIND_FUNCTIONS@": "\n".join(functions).lstrip("\n"),
+        "@WRAPPERS@": "\n".join(wrappers).lstrip("\n"),
+        **_limit_markers(),
     }
     for marker, value in replacements.items():
         text = text.replace(marker, value)

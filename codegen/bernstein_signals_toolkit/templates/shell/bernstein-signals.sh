@@ -47,57 +47,282 @@ elif [ -n "${KSH_VERSION-}" ]; then
     *) _bsig_sh=ksh ;;
   esac
 fi
+# How a helper reaches a builtin past a caller's function of the same name
+# (bash and zsh let a function shadow even `set`; in zsh `command` would look
+# for a program). Used unquoted, only while the helper's own IFS is in force.
+case $_bsig_sh in
+  bash | zsh) _bsig_bi='builtin' ;;
+  *) _bsig_bi='command' ;;
+esac
+# Whether read has -d (all but dash): a subshell tries it, once.
+_bsig_read_d=1
+if [ "$_bsig_sh" = sh ]; then
+  # shellcheck disable=SC3045 # the point is to find out
+  if (IFS= command read -r -d x _bsig_x) </dev/null 2>/dev/null; then :; else
+    [ "$?" -le 1 ] || _bsig_read_d=''
+  fi
+fi
 _bsig_fn=bernstein
 _bsig_term=''
 _bsig_guarded=''
 _bsig_old_exit=''
+_bsig_depth=0
+_bsig_nl='
+'
+_bsig_ifs_own=" 	$_bsig_nl"
 
 # -- output: builtins only (Debian's mksh has no printf builtin, but print -r) --
 
-if [ "$_bsig_sh" = mksh ]; then
-  _bsig_out() { print -r -- "$1"; }
-  _bsig_err() { print -ru2 -- "$_bsig_fn: $1"; }
-  _bsig_t=$(print -n '\0011/\0015/\0001\0002\0003\0004\0005\0006\0007\0010\0011\0012\0013\0014\0015\0016\0017\0020\0021\0022\0023\0024\0025\0026\0027\0030\0031\0032\0033\0034\0035\0036\0037/\0302\0205/\0342\0200\0250/\0342\0200\0251/')
-  _bsig_oct='\0'
-else
-  _bsig_out() { printf '%s\n' "$1"; }
-  _bsig_err() { printf '%s\n' "$_bsig_fn: $1" >&2; }
-  _bsig_t=$(printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/')
-  _bsig_oct=\\
-fi
-_bsig_nl='
-'
+case $_bsig_sh in
+  mksh)
+    _bsig_out() { command print -r -- "$1"; }
+    _bsig_err() { command print -ru2 -- "$_bsig_fn: $1"; }
+    _bsig_t=$(command print -n '\0011/\0015/\0001\0002\0003\0004\0005\0006\0007\0010\0011\0012\0013\0014\0015\0016\0017\0020\0021\0022\0023\0024\0025\0026\0027\0030\0031\0032\0033\0034\0035\0036\0037/\0302\0205/\0342\0200\0250/\0342\0200\0251/\0355/\0240\0241\0242\0243\0244\0245\0246\0247\0250\0251\0252\0253\0254\0255\0256\0257\0260\0261\0262\0263\0264\0265\0266\0267\0270\0271\0272\0273\0274\0275\0276\0277/')
+    _bsig_oct='\0'
+    ;;
+  bash | zsh)
+    _bsig_out() { builtin printf '%s\n' "$1"; }
+    _bsig_err() { builtin printf '%s\n' "$_bsig_fn: $1" >&2; }
+    _bsig_t=$(builtin printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/\355/\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277/')
+    _bsig_oct=\\
+    ;;
+  *)
+    _bsig_out() { command printf '%s\n' "$1"; }
+    _bsig_err() { command printf '%s\n' "$_bsig_fn: $1" >&2; }
+    _bsig_t=$(command printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/\355/\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277/')
+    _bsig_oct=\\
+    ;;
+esac
 # "/" separates the parts: "|" would be an alternation in ksh patterns.
 _bsig_tab=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
 _bsig_cr=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
 _bsig_ctl=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
 _bsig_u85=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
 _bsig_u2028=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
-_bsig_u2029=${_bsig_t%%/*} _bsig_t=''
+_bsig_u2029=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
+_bsig_ed=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
+_bsig_a0bf=${_bsig_t%%/*} _bsig_t=''
 _bsig_ws=" $_bsig_tab"
+
+# -- the caller's state: saved on entry to a public function, restored on return --
+
+# Every public function runs _bsig_enter first and _bsig_leave last, whatever
+# path it takes (the wrappers at the end of this file). Inside, the helpers
+# trace nothing (xtrace, verbose off: answers must not reach a trace), export
+# nothing (allexport off), see no nounset, do no pathname expansion (noglob),
+# use their own IFS, match case-sensitively (bash nocasematch off) and, in
+# mksh, work on bytes (utf8-mode off). zsh wrappers add `emulate -LR zsh`,
+# which resets every zsh option for the call. Nested calls (a helper inside
+# bernstein_run's command, a trap during a helper) keep the outer saved state.
+_bsig_enter() {
+  _bsig_depth=$((_bsig_depth + 1))
+  [ "$_bsig_depth" -eq 1 ] || return 0
+  _bsig_opts=$-
+  _bsig_ifs_set=${IFS+1} _bsig_ifs=${IFS-}
+  IFS=$_bsig_ifs_own
+  case $_bsig_sh in
+    zsh) $_bsig_bi set +xvau ;;
+    mksh) $_bsig_bi set +xvauU -f ;;
+    bash)
+      $_bsig_bi set +xvau -f
+      # shellcheck disable=SC3044 # bash only
+      if builtin shopt -q nocasematch; then
+        _bsig_ncm=1
+        builtin shopt -u nocasematch
+      else
+        _bsig_ncm=''
+      fi
+      ;;
+    *) $_bsig_bi set +xvau -f ;;
+  esac
+  return 0
+}
+
+# _bsig_restore: put the saved state back (the trace option last).
+_bsig_restore() {
+  _bsig_clear
+  case $_bsig_sh in
+    zsh) ;;
+    *) case $_bsig_opts in *f*) ;; *) $_bsig_bi set +f ;; esac ;;
+  esac
+  case $_bsig_sh in
+    bash)
+      # shellcheck disable=SC3044 # bash only
+      [ -z "$_bsig_ncm" ] || builtin shopt -s nocasematch
+      ;;
+    mksh) case $_bsig_opts in *U*) $_bsig_bi set -U ;; esac ;;
+  esac
+  case $_bsig_opts in *a*) $_bsig_bi set -a ;; esac
+  case $_bsig_opts in *u*) $_bsig_bi set -u ;; esac
+  case $_bsig_opts in *v*) $_bsig_bi set -v ;; esac
+  case $_bsig_opts in
+    *x*)
+      if [ -n "$_bsig_ifs_set" ]; then IFS=$_bsig_ifs; else unset IFS; fi
+      $_bsig_bi set -x
+      ;;
+    *) if [ -n "$_bsig_ifs_set" ]; then IFS=$_bsig_ifs; else unset IFS; fi ;;
+  esac
+}
+
+# _bsig_leave: the end of every public function; returns _bsig_st.
+_bsig_leave() {
+  _bsig_depth=$((_bsig_depth - 1))
+  if [ "$_bsig_depth" -le 0 ]; then
+    _bsig_depth=0
+    _bsig_restore
+  fi
+  return "$_bsig_st"
+}
+
+# _bsig_clear: forget every global that may hold an answer or other data.
+_bsig_clear() {
+  _bsig_s='' _bsig_f='' _bsig_af='' _bsig_dec='' _bsig_j='' _bsig_q='' _bsig_x=''
+  _bsig_b1='' _bsig_b2='' _bsig_b3='' _bsig_b4='' _bsig_rto='' _bsig_key='' _bsig_a=''
+  _bsig_line_rest=''
+}
 
 # -- JSON string escaping --------------------------------------------------------
 
-# _bsig_repl NEEDLE REPLACEMENT: replace every NEEDLE in _bsig_j, literally.
+# _bsig_acc TEXT: append TEXT to the result being built. Appending to one long
+# string copies it each time (quadratic); four buffers, each flushed into the
+# next after 16 appends, copy every byte a bounded number of times.
+_bsig_acc() {
+  _bsig_b1=$_bsig_b1$1
+  _bsig_n1=$((_bsig_n1 + 1))
+  [ "$_bsig_n1" -ge 16 ] || return 0
+  _bsig_b2=$_bsig_b2$_bsig_b1 _bsig_b1='' _bsig_n1=0 _bsig_n2=$((_bsig_n2 + 1))
+  [ "$_bsig_n2" -ge 16 ] || return 0
+  _bsig_b3=$_bsig_b3$_bsig_b2 _bsig_b2='' _bsig_n2=0 _bsig_n3=$((_bsig_n3 + 1))
+  [ "$_bsig_n3" -ge 16 ] || return 0
+  _bsig_b4=$_bsig_b4$_bsig_b3 _bsig_b3='' _bsig_n3=0
+}
+
+_bsig_acc_start() {
+  _bsig_b1='' _bsig_b2='' _bsig_b3='' _bsig_b4='' _bsig_n1=0 _bsig_n2=0 _bsig_n3=0
+}
+
+# _bsig_acc_end: the accumulated text, into _bsig_j.
+_bsig_acc_end() {
+  _bsig_j=$_bsig_b4$_bsig_b3$_bsig_b2$_bsig_b1
+  _bsig_b1='' _bsig_b2='' _bsig_b3='' _bsig_b4=''
+}
+
+# _bsig_repl NEEDLE REPLACEMENT: replace every NEEDLE in _bsig_j, literally,
+# in time linear in its length (one split, then one pass over the pieces).
 case $_bsig_sh in
-  bash | zsh | ksh | mksh)
-    # shellcheck disable=SC3060 # only defined in shells that have ${var//x/y}
+  ksh)
+    # shellcheck disable=SC3060 # ksh93's ${var//x/y} is linear
     _bsig_repl() { _bsig_j=${_bsig_j//"$1"/"$2"}; }
+    ;;
+  zsh)
+    # zsh's split and join flags, in eval because other shells cannot parse them.
+    _bsig_repl() {
+      eval '_bsig_j=${(pj:$2:)"${(@ps:$1:)_bsig_j}"}'
+    }
     ;;
   *)
     _bsig_repl() {
-      _bsig_r=''
-      while :; do
-        _bsig_rp=${_bsig_j%%"$1"*}
-        [ "$_bsig_rp" != "$_bsig_j" ] || break
-        _bsig_r=$_bsig_r$_bsig_rp$2
-        _bsig_j=${_bsig_j#"$_bsig_rp"}
-        _bsig_j=${_bsig_j#"$1"}
-      done
-      _bsig_j=$_bsig_r$_bsig_j
+      case $1 in
+        "$_bsig_u85" | "$_bsig_u2028" | "$_bsig_u2029") _bsig_split "${1%"${1#?}"}" "${1#?}" "$2" ;;
+        *)
+          if _bsig_white "$1"; then
+            _bsig_repl_ws "$1" "$2"
+          else
+            _bsig_split "$1" '' "$2"
+          fi
+          ;;
+      esac
     }
     ;;
 esac
+
+# _bsig_white BYTE: is BYTE IFS white space here (runs of it would merge)?
+# Newline and tab everywhere; bash adds CR, VT and FF.
+_bsig_white() {
+  IFS=$1
+  # shellcheck disable=SC2086 # split on purpose
+  set -- $1$1
+  IFS=$_bsig_ifs_own
+  [ "$#" -eq 0 ]
+}
+
+# _bsig_split BYTE REST REPLACEMENT: field splitting on the byte BYTE (not IFS
+# white space, so no field is lost) finds every BYTE REST in _bsig_j.
+_bsig_split() {
+  _bsig_sb=$1 _bsig_sr=$2 _bsig_sx=$3
+  IFS=$1
+  # shellcheck disable=SC2086 # split on purpose; noglob is on; x keeps a last empty field
+  set -- ${_bsig_j}x
+  IFS=$_bsig_ifs_own
+  _bsig_acc_start
+  _bsig_acc "$1"
+  shift
+  for _bsig_x in "$@"; do
+    case $_bsig_x in
+      "$_bsig_sr"*) _bsig_acc "$_bsig_sx${_bsig_x#"$_bsig_sr"}" ;;
+      *) _bsig_acc "$_bsig_sb$_bsig_x" ;;
+    esac
+  done
+  _bsig_acc_end
+  _bsig_j=${_bsig_j%x}
+}
+
+# _bsig_repl_ws NEEDLE REPLACEMENT: for IFS white space (runs would merge),
+# `read` splits, from a here-document. dash's read has no -d: there, a tab is
+# split on when no two are adjacent, else replaced with the plain loop below.
+_bsig_repl_ws() {
+  if [ "$1" = "$_bsig_nl" ]; then
+    _bsig_acc_start
+    _bsig_n=''
+    while IFS= $_bsig_bi read -r _bsig_x; do
+      [ -z "$_bsig_n" ] || _bsig_acc "$2"
+      _bsig_acc "$_bsig_x"
+      _bsig_n=1
+    done <<_BSIG_EOF
+$_bsig_j
+_BSIG_EOF
+    _bsig_acc_end
+    return 0
+  fi
+  case $_bsig_read_d in
+    '')
+      case x${_bsig_j}x in
+        *"$1$1"*) _bsig_repl_loop "$1" "$2" ;;
+        *)
+          _bsig_j=x$_bsig_j
+          _bsig_split "$1" '' "$2"
+          _bsig_j=${_bsig_j#x}
+          ;;
+      esac
+      ;;
+    *)
+      _bsig_acc_start
+      _bsig_n=''
+      # shellcheck disable=SC3045 # not dash: see above
+      while IFS= $_bsig_bi read -r -d "$1" _bsig_x; do
+        [ -z "$_bsig_n" ] || _bsig_acc "$2"
+        _bsig_acc "$_bsig_x"
+        _bsig_n=1
+      done <<_BSIG_EOF
+$_bsig_j$1
+_BSIG_EOF
+      _bsig_acc_end
+      ;;
+  esac
+}
+
+# _bsig_repl_loop NEEDLE REPLACEMENT: one occurrence at a time (dash's tab runs).
+_bsig_repl_loop() {
+  _bsig_acc_start
+  while :; do
+    _bsig_rp=${_bsig_j%%"$1"*}
+    [ "$_bsig_rp" != "$_bsig_j" ] || break
+    _bsig_acc "$_bsig_rp$2"
+    _bsig_j=${_bsig_j#*"$1"}
+  done
+  _bsig_acc "$_bsig_j"
+  _bsig_acc_end
+}
 
 # _bsig_esc TEXT: _bsig_j becomes TEXT as the inside of a JSON string.
 _bsig_esc() {
@@ -119,9 +344,10 @@ _bsig_esc() {
 }
 
 # The rarer C0 controls, one pass each, in the order of _bsig_ctl.
+# shellcheck disable=SC2120 # its arguments are set inside
 _bsig_esc_c0() {
   _bsig_c0=$_bsig_ctl
-  set -- '\u0001' '\u0002' '\u0003' '\u0004' '\u0005' '\u0006' '\u0007' '\b' '\t' '\n' \
+  $_bsig_bi set -- '\u0001' '\u0002' '\u0003' '\u0004' '\u0005' '\u0006' '\u0007' '\b' '\t' '\n' \
     '\u000b' '\f' '\r' '\u000e' '\u000f' '\u0010' '\u0011' '\u0012' '\u0013' '\u0014' \
     '\u0015' '\u0016' '\u0017' '\u0018' '\u0019' '\u001a' '\u001b' '\u001c' '\u001d' \
     '\u001e' '\u001f'
@@ -227,12 +453,27 @@ _bsig_jstr() {
         _bsig_h=${_bsig_s%"${_bsig_s#????}"}
         _bsig_s=${_bsig_s#????}
         if [ -n "$_bsig_decode" ]; then
-          _bsig_u $((0x$_bsig_h)) || return 1
+          _bsig_u "$((0x$_bsig_h))" || return 1
+        else
+          _bsig_surrogate || return 1
         fi
         ;;
       *) return 1 ;;
     esac
   done
+}
+
+# _bsig_surrogate: after the escape \uXXXX (XXXX in _bsig_h), no lone
+# surrogate: a high one must be followed by an escaped low one, which is then
+# consumed; a low one alone is refused (readers refuse both).
+_bsig_surrogate() {
+  case $_bsig_h in
+    [dD][89abAB]??)
+      case $_bsig_s in \\u[dD][c-fC-F][0-9a-fA-F][0-9a-fA-F]*) _bsig_s=${_bsig_s#??????} ;; *) return 1 ;; esac
+      ;;
+    [dD][c-fC-F]??) return 1 ;;
+  esac
+  return 0
 }
 
 # _bsig_u CODE: append the UTF-8 bytes of a \u escape (and of the low surrogate
@@ -252,17 +493,17 @@ _bsig_u() {
   if [ "$_bsig_cp" -lt 128 ]; then
     _bsig_o "$_bsig_cp"
   elif [ "$_bsig_cp" -lt 2048 ]; then
-    _bsig_o $((192 | (_bsig_cp >> 6)))
-    _bsig_o $((128 | (_bsig_cp & 63)))
+    _bsig_o "$((192 | (_bsig_cp >> 6)))"
+    _bsig_o "$((128 | (_bsig_cp & 63)))"
   elif [ "$_bsig_cp" -lt 65536 ]; then
-    _bsig_o $((224 | (_bsig_cp >> 12)))
-    _bsig_o $((128 | ((_bsig_cp >> 6) & 63)))
-    _bsig_o $((128 | (_bsig_cp & 63)))
+    _bsig_o "$((224 | (_bsig_cp >> 12)))"
+    _bsig_o "$((128 | ((_bsig_cp >> 6) & 63)))"
+    _bsig_o "$((128 | (_bsig_cp & 63)))"
   else
-    _bsig_o $((240 | (_bsig_cp >> 18)))
-    _bsig_o $((128 | ((_bsig_cp >> 12) & 63)))
-    _bsig_o $((128 | ((_bsig_cp >> 6) & 63)))
-    _bsig_o $((128 | (_bsig_cp & 63)))
+    _bsig_o "$((240 | (_bsig_cp >> 18)))"
+    _bsig_o "$((128 | ((_bsig_cp >> 12) & 63)))"
+    _bsig_o "$((128 | ((_bsig_cp >> 6) & 63)))"
+    _bsig_o "$((128 | (_bsig_cp & 63)))"
   fi
 }
 
@@ -287,39 +528,81 @@ _bsig_render() {
   _bsig_dec=${_bsig_dec%x}
 }
 
-# _bsig_jnum: consume the JSON number at the start of _bsig_s.
+# _bsig_jnum: consume the JSON number at the start of _bsig_s, within the
+# binding's limits: an integer has at most @MAX_INTEGER_DIGITS@ digits, and a
+# number with a fraction or an exponent must not round to infinity as a double.
 _bsig_jnum() {
   _bsig_q=${_bsig_s%%[!0123456789eE.+-]*}
   _bsig_s=${_bsig_s#"$_bsig_q"}
   _bsig_q=${_bsig_q#-}
-  case $_bsig_q in
-    0 | 0[.eE]*) _bsig_q=${_bsig_q#0} ;;
-    [123456789]*) _bsig_q=${_bsig_q#"${_bsig_q%%[!0123456789]*}"} ;;
-    *) return 1 ;;
-  esac
+  _bsig_ni=${_bsig_q%%[!0123456789]*} _bsig_nf='' _bsig_ne='' _bsig_es=''
+  case $_bsig_ni in 0 | [123456789]*) ;; *) return 1 ;; esac
+  case $_bsig_ni in 0?*) return 1 ;; esac
+  _bsig_q=${_bsig_q#"$_bsig_ni"}
   case $_bsig_q in
     .[0123456789]*)
       _bsig_q=${_bsig_q#.}
-      _bsig_q=${_bsig_q#"${_bsig_q%%[!0123456789]*}"}
+      _bsig_nf=${_bsig_q%%[!0123456789]*}
+      _bsig_q=${_bsig_q#"$_bsig_nf"}
       ;;
   esac
   case $_bsig_q in
     [eE]*)
       _bsig_q=${_bsig_q#?}
+      case $_bsig_q in -*) _bsig_es=- ;; esac
       _bsig_q=${_bsig_q#[+-]}
-      case $_bsig_q in [0123456789]*) ;; *) return 1 ;; esac
-      _bsig_q=${_bsig_q#"${_bsig_q%%[!0123456789]*}"}
+      _bsig_ne=${_bsig_q%%[!0123456789]*}
+      [ -n "$_bsig_ne" ] || return 1
+      _bsig_q=${_bsig_q#"$_bsig_ne"}
       ;;
   esac
-  [ -z "$_bsig_q" ]
+  [ -z "$_bsig_q" ] || return 1
+  if [ -z "$_bsig_nf" ] && [ -z "$_bsig_ne" ]; then
+    [ "${#_bsig_ni}" -le @MAX_INTEGER_DIGITS@ ]
+    return
+  fi
+  _bsig_finite
 }
 
+# _bsig_finite: is the number in _bsig_ni._bsig_nf e _bsig_es _bsig_ne below
+# the least value a double rounds to infinity (as Python's float() decides)?
+# That value is 0.D x 10^E with D and E from the emitter; the number is
+# 0.d x 10^e with d its digits without leading zeros.
+_bsig_finite() {
+  _bsig_d=$_bsig_ni$_bsig_nf
+  _bsig_z=${_bsig_d%%[!0]*}
+  [ "$_bsig_z" != "$_bsig_d" ] || return 0
+  _bsig_d=${_bsig_d#"$_bsig_z"}
+  _bsig_ne=${_bsig_ne#"${_bsig_ne%%[!0]*}"}
+  if [ "${#_bsig_ne}" -gt 8 ]; then
+    [ "$_bsig_es" = - ]
+    return
+  fi
+  _bsig_e=$((${#_bsig_ni} - ${#_bsig_z} + $_bsig_es${_bsig_ne:-0}))
+  [ "$_bsig_e" -le @FLOAT_LIMIT_EXPONENT@ ] || return 1
+  [ "$_bsig_e" -eq @FLOAT_LIMIT_EXPONENT@ ] || return 0
+  _bsig_lt "$_bsig_d" @FLOAT_LIMIT_DIGITS@
+}
+
+# _bsig_lt A B: is A before B in byte order (digits here)?
+case $_bsig_sh in
+  zsh) _bsig_lt() { eval '[[ $1 < $2 ]]'; } ;;
+  *)
+    # shellcheck disable=SC3012 # every shell here but zsh has it in [
+    _bsig_lt() { [ "$1" \< "$2" ]; }
+    ;;
+esac
+
 # _bsig_jvalue TEXT: is TEXT exactly one JSON value on one line (JSON
-# whitespace limited to space and tab, as in the grammar)?
+# whitespace limited to space and tab, as in the grammar) that a reader
+# accepts: nesting at most @MAX_VALUE_DEPTH@ deep (the payload around it is
+# one more level), numbers as _bsig_jnum says, no lone surrogate, escaped or
+# as raw UTF-8 bytes (ED A0..BF).
 _bsig_jvalue() {
   _bsig_s=$1 _bsig_stack='' _bsig_want=v _bsig_decode=''
   case $_bsig_s in
     *"$_bsig_nl"* | *"$_bsig_cr"* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) return 1 ;;
+    *"$_bsig_ed"["$_bsig_a0bf"]*) return 1 ;;
   esac
   while :; do
     _bsig_skip_ws
@@ -330,8 +613,14 @@ _bsig_jvalue() {
     case $_bsig_want in
       v | a)
         case $_bsig_s in
-          \{*) _bsig_stack="{$_bsig_stack" _bsig_want=o _bsig_s=${_bsig_s#?} ;;
-          \[*) _bsig_stack="[$_bsig_stack" _bsig_want=a _bsig_s=${_bsig_s#?} ;;
+          \{*)
+            [ "${#_bsig_stack}" -lt @MAX_VALUE_DEPTH@ ] || return 1
+            _bsig_stack="{$_bsig_stack" _bsig_want=o _bsig_s=${_bsig_s#?}
+            ;;
+          \[*)
+            [ "${#_bsig_stack}" -lt @MAX_VALUE_DEPTH@ ] || return 1
+            _bsig_stack="[$_bsig_stack" _bsig_want=a _bsig_s=${_bsig_s#?}
+            ;;
           \"*) _bsig_jstr || return 1; _bsig_want=n ;;
           true*) _bsig_s=${_bsig_s#true} _bsig_want=n ;;
           false*) _bsig_s=${_bsig_s#false} _bsig_want=n ;;
@@ -404,12 +693,7 @@ _bsig_key_lt() {
 _bsig_order=0123456789_abcdefghijklmnopqrstuvwxyz
 
 # shellcheck disable=SC2120 # may be called without arguments
-bernstein_emit() {
-  case $_bsig_sh in bash | zsh)
-    # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
-    local LC_ALL=C
-    ;;
-  esac
+_bsig_do_emit() {
   _bsig_fn=bernstein_emit
   case ${1-} in
     --help) _bsig_help_emit; return ;;
@@ -478,21 +762,24 @@ glued to its last line). `bernstein-signals wrap` can.'
 }
 
 # shellcheck disable=SC2120 # may be called without arguments
-bernstein_run() {
+_bsig_do_run() {
   _bsig_fn=bernstein_run
   case ${1-} in
     --help) _bsig_help_run; return ;;
     --) shift ;;
   esac
-  [ $# -gt 0 ] || { _bsig_err "missing CMD (try --help)"; return 2; }
-  if "$@"; then
+  [ "$#" -gt 0 ] || { _bsig_err "missing CMD (try --help)"; return 2; }
+  # CMD runs with the caller's options, IFS and trace, as if called directly.
+  _bsig_depth=0
+  _bsig_restore
+  if "$@"; then _bsig_rc=0; else _bsig_rc=$?; fi
+  { _bsig_enter; } 2>/dev/null
+  if [ "$_bsig_rc" -eq 0 ]; then
     bernstein_completed -- || return
     return 0
-  else
-    _bsig_rc=$?
-    bernstein_failed --reason "exit $_bsig_rc" || :
-    return "$_bsig_rc"
   fi
+  bernstein_failed --reason "exit $_bsig_rc" || :
+  return "$_bsig_rc"
 }
 
 # -- bernstein_ask ---------------------------------------------------------------
@@ -568,12 +855,7 @@ _bsig_can_time_out() {
 }
 
 # shellcheck disable=SC2120 # may be called without arguments
-bernstein_ask() {
-  case $_bsig_sh in bash | zsh)
-    # shellcheck disable=SC3043 # bash and zsh keep the caller's locale outside
-    local LC_ALL=C
-    ;;
-  esac
+_bsig_do_ask() {
   _bsig_fn=bernstein_ask
   _bsig_var=BERNSTEIN_ANSWER _bsig_tmo='' _bsig_id='' _bsig_has_id='' _bsig_n=$#
   # Take out --var and --timeout; keep the rest, in order, for bernstein_question.
@@ -581,7 +863,7 @@ bernstein_ask() {
     case $1 in
       --)
         while [ "$_bsig_n" -gt 0 ]; do
-          set -- "$@" "$1"
+          $_bsig_bi set -- "$@" "$1"
           shift
           _bsig_n=$((_bsig_n - 1))
         done
@@ -595,14 +877,14 @@ bernstein_ask() {
           --timeout) _bsig_tmo=$2 ;;
           *)
             [ "$1" != --id ] || _bsig_id=$2 _bsig_has_id=1
-            set -- "$@" "$1" "$2"
+            $_bsig_bi set -- "$@" "$1" "$2"
             ;;
         esac
         shift 2
         _bsig_n=$((_bsig_n - 2))
         ;;
       *)
-        set -- "$@" "$1"
+        $_bsig_bi set -- "$@" "$1"
         shift
         _bsig_n=$((_bsig_n - 1))
         ;;
@@ -623,7 +905,7 @@ bernstein_ask() {
     esac
     _bsig_can_time_out || { _bsig_err "--timeout: this shell's read has no -t"; return 2; }
   fi
-  bernstein_question "$@" || return
+  _bsig_do_question "$@" || return
   _bsig_fn=bernstein_ask
   while :; do
     _bsig_s='' _bsig_rc=0
@@ -679,23 +961,28 @@ an existing EXIT trap and run it after; other shells replace it).'
 }
 
 _bsig_on_exit() {
+  _bsig_xst=$1
+  { _bsig_enter; } 2>/dev/null
   if [ -z "$_bsig_term" ]; then
-    if [ "$1" -eq 0 ]; then
+    if [ "$_bsig_xst" -eq 0 ]; then
       bernstein_completed -- || :
     else
-      bernstein_failed --reason "exit $1" || :
+      bernstein_failed --reason "exit $_bsig_xst" || :
     fi
   fi
-  # The caller's own EXIT trap (bash, ksh93), with $? as it would have seen it.
+  # The caller's own EXIT trap (bash, ksh93), with $? as it would have seen
+  # it, and the caller's options.
+  _bsig_depth=0
+  _bsig_restore
   if [ -z "$_bsig_old_exit" ]; then
     :
-  elif [ "$1" -eq 0 ]; then
+  elif [ "$_bsig_xst" -eq 0 ]; then
     eval "$_bsig_old_exit"
   else
-    _bsig_status "$1" || eval "$_bsig_old_exit"
+    _bsig_status "$_bsig_xst" || eval "$_bsig_old_exit"
   fi
   # mksh exits with the trap's status after `exit` in a signal trap: keep N.
-  return "$1"
+  return "$_bsig_xst"
 }
 
 _bsig_zshexit() {
@@ -709,6 +996,7 @@ _bsig_status() {
 }
 
 _bsig_on_signal() {
+  { _bsig_enter; } 2>/dev/null
   if [ -z "$_bsig_term" ]; then
     bernstein_failed --reason "signal $1" || :
   fi
@@ -716,17 +1004,17 @@ _bsig_on_signal() {
 }
 
 # shellcheck disable=SC2120 # may be called without arguments
-bernstein_guard() {
+_bsig_do_guard() {
   _bsig_fn=bernstein_guard
   case ${1-} in --help) _bsig_help_guard; return ;; esac
-  [ $# -eq 0 ] || { _bsig_err "takes no arguments (try --help)"; return 2; }
+  [ "$#" -eq 0 ] || { _bsig_err "takes no arguments (try --help)"; return 2; }
   [ -z "$_bsig_guarded" ] || return 0
   case $_bsig_sh in
     bash)
       # shellcheck disable=SC3045 # bash only
       _bsig_t=$(trap -p EXIT)
       if [ -n "$_bsig_t" ]; then
-        eval "set -- $_bsig_t"
+        eval "$_bsig_bi set -- $_bsig_t"
         _bsig_old_exit=$3
       fi
       ;;
@@ -752,3 +1040,6 @@ bernstein_guard() {
 
 # -- one function per kind, generated from schema/ -----------------------------------
 @KIND_FUNCTIONS@
+
+# -- the public functions: each wraps its _bsig_do_* in _bsig_enter/_bsig_leave -------
+@WRAPPERS@
