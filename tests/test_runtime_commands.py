@@ -582,3 +582,44 @@ def test_conform_delivers_a_big_answer_to_an_adapter_that_reads_late(tmp_path: P
     assert b"exit 0, 1 answer(s) given" in result.stderr
     assert result.stdout.decode().endswith(": BERNSTEIN:COMPLETED\n")
     assert f'BERNSTEIN:BLOCKED {{"reason":"got {len(reply) + 1}"}}' in result.stdout.decode()
+
+
+# ---------------------------------------------------------------------------
+# Arguments that go into a signal or reply are checked up front (issue 10, crashes)
+# ---------------------------------------------------------------------------
+
+_NOT_UTF8 = "\udcff"  # how Python sees the byte 0xff in argv
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["conform", "--answer", _NOT_UTF8, "--", "true"], "argument --answer"),
+        (["conform", "--answer", "ok\udcc3", "--", "true"], "argument --answer"),
+        (["conform", "--answer-id", f"q={_NOT_UTF8}", "--", "true"], "argument --answer-id"),
+        (["conform", "--answer-id", f"q{_NOT_UTF8}=x", "--", "true"], "argument --answer-id"),
+        (["emit", "FAILED", f"reason={_NOT_UTF8}"], "argument key=value"),
+        (["emit", "COMPLETED", f"k{_NOT_UTF8}=x"], "argument key=value"),
+        (["emit", f"COMPLETED{_NOT_UTF8}"], "argument KIND"),
+    ],
+)
+def test_arguments_that_are_not_utf8_are_a_usage_error(args: list[str], option: str) -> None:
+    result = subprocess.run(
+        [*CLI, *(a.encode("utf-8", "surrogateescape") for a in args)],
+        stdin=subprocess.DEVNULL, capture_output=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stdout == b""
+    [line] = result.stderr.decode().splitlines()
+    assert line.startswith(f"bernstein-signals {args[0]}: error: {option}")
+    assert "not valid UTF-8" in line
+
+
+def test_conform_names_a_run_whose_command_is_not_utf8_in_valid_utf8(tmp_path: Path) -> None:
+    command = [*CLI, "conform", "--transcript", "--", "sh", "-c", "echo BERNSTEIN:COMPLETED"]
+    result = subprocess.run(
+        [*command, b"x\xff"], cwd=tmp_path, stdin=subprocess.DEVNULL,
+        capture_output=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode("utf-8").endswith("'x\\xff':1: BERNSTEIN:COMPLETED\n")

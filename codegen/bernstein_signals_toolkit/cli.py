@@ -7,6 +7,7 @@ nothing reaches the user as a traceback.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -45,7 +46,19 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     return parser
 
 
+def _bytes_stay_bytes() -> None:
+    """Print names from the file system and argv as the bytes they are, in every locale.
+
+    Python turns bytes that are not UTF-8 into lone surrogates; a strict
+    stdout would then fail with UnicodeEncodeError in some locales only.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="surrogateescape")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _bytes_stay_bytes()
     arguments = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(arguments).parse_args(arguments)
     try:

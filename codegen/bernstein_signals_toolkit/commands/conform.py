@@ -41,6 +41,7 @@ from ..validate import formats
 from ..validate.codes import Severity
 from ..validate.diagnostics import Diagnostic
 from ..validate.report import ConformanceReport, StreamChecker
+from . import _arguments
 from ._process import (
     ProcessGroup,
     add_command_argument,
@@ -56,7 +57,7 @@ _CHUNK = 1 << 16
 
 
 def _answer_id(value: str) -> tuple[str, str]:
-    question_id, equals, text = value.partition("=")
+    question_id, equals, text = _arguments.text(value).partition("=")
     if not equals or not question_id:
         raise argparse.ArgumentTypeError(f"expected ID=TEXT, got {value!r}")
     return question_id, text
@@ -83,6 +84,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--answer",
+        type=_arguments.text,
         action="append",
         default=[],
         metavar="TEXT",
@@ -254,8 +256,8 @@ class _Run:
 
 
 def _run_name(command: list[str]) -> str:
-    """The command line as a run id: arguments that are not UTF-8 show their bytes as ``\\xNN``."""
-    return shlex.join(os.fsencode(arg).decode("utf-8", "backslashreplace") for arg in command)
+    """The command line as a run id, valid UTF-8 even when an argument is not."""
+    return shlex.join(_arguments.printable(arg) for arg in command)
 
 
 def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, str]:

@@ -16,15 +16,19 @@ from typing import Any
 from bernstein_signals import SignalPayloadError, format_signal
 
 from ..errors import UsageError
+from ._arguments import text
 from ._inputs import signal_kind
 
 __all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("kind", metavar="KIND", help="the signal kind (COMPLETED, QUESTION...)")
+    parser.add_argument(
+        "kind", type=text, metavar="KIND", help="the signal kind (COMPLETED, QUESTION...)"
+    )
     parser.add_argument(
         "members",
+        type=text,
         nargs="*",
         metavar="key=value | key:=JSON",
         help="payload members: a string, or any JSON value after :=",
