@@ -341,10 +341,13 @@ def _reference_lines(data: bytes, needle: bytes, limit: int) -> list[tuple[int, 
         lines.pop()
     found = []
     for number, line in enumerate(lines, 1):
-        if len(line) > limit:
-            found.append((number, b"", len(line)))
+        # The terminator ("\n" or "\r\n") does not count toward the bound (issue 10 item 15).
+        terminated = number < len(lines) or data.endswith(b"\n")
+        bare = line[:-1] if terminated and line.endswith(b"\r") else line
+        if len(bare) > limit:
+            found.append((number, b"", len(bare)))
         elif needle in line.lower():
-            found.append((number, line[:-1] if line.endswith(b"\r") else line, 0))
+            found.append((number, bare, 0))
     return found
 
 

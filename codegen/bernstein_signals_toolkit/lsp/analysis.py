@@ -9,7 +9,6 @@ columns; the server converts them to UTF-16.
 from __future__ import annotations
 
 import bisect
-import difflib
 import json
 import re
 import shlex
@@ -26,7 +25,7 @@ from ..model import Kind, Vocabulary
 from ..sources import packaged_sources
 from ..validate import CODES, Severity
 from ..validate.codes import select_codes
-from ..validate.lines import LineChecker
+from ..validate.lines import LineChecker, close_match
 from ..validate.report import conformance_report
 from ._shell import UNKNOWN, Command, Origin, Word, commands, render_echo, render_printf
 
@@ -235,8 +234,8 @@ def _helper_call(command: Command) -> list[Finding]:
     if kind is None:
         if name in _help_texts():
             return []  # a fixed helper: emit, run, ask, guard
-        guess = difflib.get_close_matches(name, helper_names(), n=1)
-        hint = f"; did you mean {guess[0]}?" if guess else ""
+        guess = close_match(name, helper_names())
+        hint = f"; did you mean {guess}?" if guess else ""
         return [_finding(head, head, "BS504", f"no helper named {name}{hint}")]
     optional = {p.name: p for p in kind.properties if not p.required}
     findings: list[Finding] = []
@@ -263,8 +262,8 @@ def _helper_call(command: Command) -> list[Finding]:
                 skipped = next(words, None)  # most likely the mistyped option's value
                 if skipped is not None and (skipped.literal or "").startswith("-"):
                     positionals.append(skipped)
-            guess = difflib.get_close_matches(literal, [f"--{o}" for o in optional], n=1)
-            hint = f"; did you mean {guess[0]}?" if guess else ""
+            guess = close_match(literal, [f"--{o}" for o in optional])
+            hint = f"; did you mean {guess}?" if guess else ""
             findings.append(
                 _finding(
                     word,

@@ -19,6 +19,8 @@ _HEAD = re.compile(r"(\s*)(BERNSTEIN:)(\s*)([A-Za-z0-9_]*)")
 _KIND_PREFIX = re.compile(r"\s*BERNSTEIN:\s*([A-Za-z0-9_]*)")
 _KEY_TAIL = re.compile(r'\s*("?)([A-Za-z0-9_]*)')
 _PRESENT_KEY = re.compile(r'"([A-Za-z0-9_]+)"\s*:')
+_TOKEN = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"?|[{}\[\]]')
+_COLON = re.compile(r"[ \t]*:")
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
@@ -128,27 +130,24 @@ def _range(spot: _Spot, line: int, start: int, end: int) -> tuple[int, int, int]
 
 
 def _top_level_key(payload: str, index: int) -> tuple[str, int, int] | None:
-    """The top-level key whose quoted text covers ``index`` in a payload object."""
-    depth, position, size = 0, 0, len(payload)
-    while position < size:
+    """The top-level key whose quoted text covers ``index`` in a payload object.
+
+    Strings and brackets are regex tokens (an unterminated string runs to the
+    end), and the walk stops past ``index``: linear, whatever the payload holds.
+    """
+    depth = 0
+    for token in _TOKEN.finditer(payload):
+        position, end = token.span()
+        if position > index:
+            return None
         char = payload[position]
         if char == '"':
-            end = position + 1
-            while end < size and payload[end] != '"':
-                end += 2 if payload[end] == "\\" else 1
-            end = min(end + 1, size)
-            colon = end
-            while colon < size and payload[colon] in " \t":
-                colon += 1
-            if depth == 1 and position <= index < end and payload.startswith(":", colon):
+            if depth == 1 and index < end and _COLON.match(payload, end):
                 return payload[position + 1 : end - 1], position, end
-            position = end
-            continue
-        if char in "{[":
+        elif char in "{[":
             depth += 1
-        elif char in "}]":
+        else:
             depth -= 1
-        position += 1
     return None
 
 

@@ -7,6 +7,7 @@ never disagree with what readers do.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import re
@@ -28,16 +29,25 @@ from ._spans import layout, locate
 from .codes import CODES, Severity
 from .diagnostics import Diagnostic
 
-__all__ = ["LONG_SIGNAL_BYTES", "LineChecker", "is_signal_like"]
+__all__ = [
+    "LONG_SIGNAL_BYTES",
+    "MAX_DUPLICATE_KEYS_SHOWN",
+    "LineChecker",
+    "close_match",
+    "is_signal_like",
+]
 
 LONG_SIGNAL_BYTES = 4096
 """PIPE_BUF on Linux: longer writes may interleave with other writers."""
+MAX_DUPLICATE_KEYS_SHOWN = 20
+"""BS213 names at most this many distinct duplicated keys per line (each costs a pass)."""
 
 _KINDS = {kind.value for kind in SignalKind}
 _TRIGGER = re.compile(r"(?i)bernstein")
 _SHAPE = re.compile(r"(?i)bernstein(?P<gap>[ \t]*)(?P<colon>:?)(?P<space>\s*)(?P<kind>\w*)")
 _NON_FINITE = re.compile(r"-?(?:NaN|Infinity)")
 _BAD_JSON_SPACE = re.compile(r"[\r\n\f\v]")
+_COLON = re.compile(r"[ \t]*:")
 _LENIENT_ONLY = frozenset({"BS206", "BS207", "BS208"})
 _PREFIX_WORD = SIGNAL_PREFIX.rstrip(":")
 
@@ -99,12 +109,9 @@ class LineChecker:
         diagnostics: list[Diagnostic] = []
         payload_text = text[offset:].rstrip() if signal.payload or "{" in text[offset:] else ""
         errors = validate_payload(signal.kind, signal.payload)
-        # One linear scan of the payload text, and only when a finding needs positions.
-        duplicates_possible = payload_text.count(":") > _key_count(signal.payload)
-        found = layout(payload_text) if errors or duplicates_possible else None
+        spans = layout(payload_text).spans if errors else {}
         for error in errors:
-            assert found is not None
-            start, end = locate(found.spans, error.pointer) or (0, len(payload_text))
+            start, end = locate(spans, error.pointer) or (0, len(payload_text))
             diagnostics.append(
                 Diagnostic(
                     "BS101",
@@ -117,7 +124,8 @@ class LineChecker:
                     pointer=error.pointer,
                 )
             )
-        for key, (start, end) in found.duplicates.items() if found else ():
+        for key in _duplicate_keys(payload_text)[:MAX_DUPLICATE_KEYS_SHOWN]:
+            start, end = _last_key(payload_text, key)
             diagnostics.append(
                 Diagnostic(
                     "BS213",
@@ -222,14 +230,14 @@ class LineChecker:
         if word.upper() in _KINDS:
             add("BS203", begin, end, f"kind {word!r} must be written {word.upper()!r}")
             return word.upper()
-        guess = difflib.get_close_matches(word.upper(), sorted(_KINDS), n=1, cutoff=0.6)
-        hint = f"; did you mean {guess[0]!r}?" if guess else ""
+        guess = close_match(word.upper(), sorted(_KINDS))
+        hint = f"; did you mean {guess!r}?" if guess else ""
         known = ", ".join(sorted(_KINDS))
         if not word:
             add("BS204", begin, end, f"no kind after the prefix (known kinds: {known})")
         else:
             add("BS204", begin, end, f"unknown kind {_shown(word)}{hint} (known kinds: {known})")
-        return guess[0] if guess else None
+        return guess
 
     def _rest(
         self, text: str, at: int, kind: str | None, add: Callable[[str, int, int, str], None]
@@ -372,18 +380,48 @@ class LineChecker:
         )
 
 
-def _key_count(value: Any) -> int:
-    """How many object keys ``value`` holds, at every depth."""
-    count = 0
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            count += len(item)
-            stack.extend(v for v in item.values() if isinstance(v, (dict, list)))
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, (dict, list)))
-    return count
+def _duplicate_keys(payload: str) -> list[str]:
+    """Keys repeated within one object, in the order found: json's C scanner does the reading."""
+    if payload.count(":") < 2:
+        return []
+    found: dict[str, None] = {}
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(items)
+        if len(result) != len(items):
+            seen: set[str] = set()
+            for key, _ in items:
+                if key in seen:
+                    found[key] = None
+                seen.add(key)
+        return result
+
+    with contextlib.suppress(ValueError, RecursionError):
+        json.JSONDecoder(object_pairs_hook=pairs).raw_decode(payload)
+    return list(found)
+
+
+def _last_key(text: str, key: str) -> tuple[int, int]:
+    """The span of the last ``"key":`` in ``text`` (one backward pass), or the whole text."""
+    literal = json.dumps(key, ensure_ascii=False)
+    end = len(text)
+    while (at := text.rfind(literal, 0, end)) >= 0:
+        if _COLON.match(text, at + len(literal)):
+            return at, at + len(literal)
+        end = at + len(literal) - 1
+    return 0, len(text)
+
+
+def close_match(word: str, choices: list[str]) -> str | None:
+    """The choice ``word`` most likely misspells, as difflib judges at its 0.6 cutoff.
+
+    A word more than twice as long as every choice can never reach the cutoff,
+    and difflib indexes every character of it: such words are not compared.
+    """
+    if not choices or len(word) > 2 * max(len(choice) for choice in choices):
+        return None
+    guess = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return guess[0] if guess else None
 
 
 def _is_attempt(match: re.Match[str]) -> bool:
