@@ -67,6 +67,10 @@ _bsig_term=''
 _bsig_guarded=''
 _bsig_old_exit=''
 _bsig_depth=0
+_bsig_pending=''
+# A NUL byte, where a variable can hold one (zsh); other shells' read drops it.
+_bsig_nul=''
+[ "$_bsig_sh" != zsh ] || eval '_bsig_nul=$'"'"'\0'"'"
 _bsig_nl='
 '
 _bsig_ifs_own=" 	$_bsig_nl"
@@ -602,7 +606,7 @@ _bsig_jvalue() {
   _bsig_s=$1 _bsig_stack='' _bsig_want=v _bsig_decode=''
   case $_bsig_s in
     *"$_bsig_nl"* | *"$_bsig_cr"* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) return 1 ;;
-    *"$_bsig_ed"["$_bsig_a0bf"]*) return 1 ;;
+    *"$_bsig_ed"*) _bsig_raw_surrogate "$1" && return 1 ;;
   esac
   while :; do
     _bsig_skip_ws
@@ -657,6 +661,19 @@ _bsig_jvalue() {
         ;;
     esac
   done
+}
+
+# _bsig_raw_surrogate TEXT: does TEXT hold a surrogate as UTF-8 bytes (ED
+# then A0..BF)? One scan per second byte: a bracket of raw high bytes is not
+# matched alike in every shell.
+_bsig_raw_surrogate() {
+  _bsig_c0=$_bsig_a0bf
+  while [ -n "$_bsig_c0" ]; do
+    _bsig_c=${_bsig_c0%"${_bsig_c0#?}"}
+    _bsig_c0=${_bsig_c0#?}
+    case $1 in *"$_bsig_ed$_bsig_c"*) return 0 ;; esac
+  done
+  return 1
 }
 
 # -- bernstein_emit --------------------------------------------------------------
@@ -847,6 +864,56 @@ _bsig_reply() {
   return 1
 }
 
+# _bsig_read_t: read a reply line into _bsig_s within _bsig_tmo seconds.
+# Status 0, 1 at end of input, above 128 at the timeout with the partial line
+# in _bsig_s. bash's and mksh's read -t do exactly that. zsh's waits past a
+# partial line and ksh93's drops it: there, one byte at a time, against a
+# deadline. busybox's read -t also drops a partial line (see README).
+# shellcheck disable=SC3028 # SECONDS: only read in zsh and ksh93
+_bsig_read_t() {
+  case $_bsig_sh in
+    zsh)
+      # shellcheck disable=SC3043 # zsh: a float clock, local to this call
+      local -F SECONDS=0
+      ;;
+    ksh) ;;
+    *)
+      # shellcheck disable=SC3045 # only used where read has -t
+      IFS= $_bsig_bi read -r -t "$_bsig_tmo" _bsig_s
+      return
+      ;;
+  esac
+  _bsig_acc_start
+  _bsig_t0=$SECONDS
+  while :; do
+    _bsig_rem=$((_bsig_tmo - (SECONDS - _bsig_t0)))
+    _bsig_c='' _bsig_rc=0
+    if [ "$((_bsig_rem > 0))" -eq 1 ]; then
+      if [ "$_bsig_sh" = zsh ]; then
+        # shellcheck disable=SC3045 # zsh
+        IFS= builtin read -r -u 0 -t "$_bsig_rem" -k 1 _bsig_c || _bsig_rc=1
+      else
+        # shellcheck disable=SC3045 # ksh93
+        IFS= command read -r -N 1 -t "$_bsig_rem" _bsig_c || _bsig_rc=1
+      fi
+    else
+      _bsig_rc=1
+    fi
+    if [ "$_bsig_rc" -ne 0 ] || [ -z "$_bsig_c" ]; then
+      _bsig_acc_end
+      _bsig_s=$_bsig_j
+      [ "$((SECONDS - _bsig_t0 < _bsig_tmo))" -eq 1 ] && return 1
+      return 142
+    fi
+    if [ "$_bsig_c" = "$_bsig_nl" ]; then
+      _bsig_acc_end
+      _bsig_s=$_bsig_j
+      return 0
+    fi
+    _bsig_acc "$_bsig_c"
+  done
+}
+
 _bsig_can_time_out() {
   case $_bsig_sh in bash | zsh | ksh | mksh) return 0 ;; esac
   # shellcheck disable=SC3045 # the point is to find out
@@ -910,18 +977,28 @@ _bsig_do_ask() {
   while :; do
     _bsig_s='' _bsig_rc=0
     if [ -n "$_bsig_tmo" ]; then
-      # shellcheck disable=SC3045 # only used where read has -t
-      IFS= read -r -t "$_bsig_tmo" _bsig_s || _bsig_rc=$?
+      _bsig_read_t || _bsig_rc=$?
     else
-      IFS= read -r _bsig_s || _bsig_rc=$?
+      IFS= $_bsig_bi read -r _bsig_s || _bsig_rc=$?
+    fi
+    # The start of a line that an earlier call's timeout interrupted.
+    _bsig_s=$_bsig_pending$_bsig_s _bsig_pending=''
+    if [ "$_bsig_rc" -gt 128 ]; then
+      _bsig_pending=$_bsig_s
+      _bsig_err "no reply within $_bsig_tmo seconds${_bsig_pending:+ (a partial line is kept for the next bernstein_ask)}"
+      return 1
     fi
     if [ -z "$_bsig_s" ] && [ "$_bsig_rc" -ne 0 ]; then
-      if [ "$_bsig_rc" -gt 128 ]; then
-        _bsig_err "no reply within $_bsig_tmo seconds"
-      else
-        _bsig_err "no reply: end of input${_bsig_tmo:+ or timeout}"
-      fi
+      _bsig_err "no reply: end of input${_bsig_tmo:+ or timeout}"
       return 1
+    fi
+    if [ -n "$_bsig_nul" ]; then
+      case $_bsig_s in
+        *"$_bsig_nul"*)
+          _bsig_err 'malformed reply: a NUL byte in the line'
+          return 3
+          ;;
+      esac
     fi
     _bsig_s=${_bsig_s%"$_bsig_cr"}
     if ! _bsig_reply; then
