@@ -48,7 +48,8 @@ def _docstring(kind: Kind) -> list[str]:
         lines.append("")
     lines += [
         f"    Returns the ``{kind.name}`` signal line (no newline). A field left at None is",
-        "    omitted. Raises SignalPayloadError when the payload breaks the schema.",
+        "    omitted. Raises SignalPayloadError when the payload breaks the schema, and",
+        "    ValueError for a value JSON cannot carry on one line (as format_signal).",
         '    """',
     ]
     return lines

@@ -184,7 +184,8 @@ class _Compiler:
             allowed = sorted(prop.name for prop in document.properties)
             yield "for key in payload:"
             yield f"    if key not in {tuple(allowed)!r}:"
-            yield "        pointer = '/' + str(key).replace('~', '~0').replace('/', '~1')"
+            yield "        name = key if isinstance(key, str) else _shown(key)"
+            yield "        pointer = '/' + name.replace('~', '~0').replace('/', '~1')"
             message = f"is not allowed: the only members are {', '.join(allowed)}"
             site = _Site("key", "pointer", "", 1)
             yield "        " + self.error(site, "additionalProperties", message)
@@ -230,7 +231,7 @@ def validators_module(vocabulary: Vocabulary) -> str:
         *imports,
         "",
         f"from ._validation import {', '.join(helpers)}",
-        "from .errors import PayloadError",
+        "from .errors import PayloadError, _shown",
         "from .kinds import SignalKind",
         "",
         '__all__ = ["validate_payload", "validate_reply"]',
@@ -251,7 +252,7 @@ def validators_module(vocabulary: Vocabulary) -> str:
         '    """',
         "    check = _CHECKS.get(kind) if isinstance(kind, str) else None",
         "    if check is None:",
-        '        raise ValueError(f"unknown signal kind {kind!r}")',
+        '        raise ValueError(f"unknown signal kind {_shown(kind)}")',
         "    if not isinstance(payload, dict):",
         "        return [PayloadError('', 'type', 'must be a JSON object')]",
         "    errors: list[PayloadError] = []",

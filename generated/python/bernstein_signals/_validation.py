@@ -5,33 +5,42 @@
 from collections.abc import Sequence
 from typing import Final
 
+from .limits import MAX_NESTING_DEPTH
+
 __all__ = ["ABSENT", "all_unique"]
 
 ABSENT: Final = object()
 """Stands for a member the payload does not have."""
 
 
-def _key(value: object) -> object:
-    """A hashable stand-in equal for JSON-equal values: 1 == 1.0, but True != 1."""
+def _key(value: object, depth: int = 0) -> object:
+    """A hashable stand-in equal for JSON-equal values: 1 == 1.0, but True != 1.
+
+    Bounded: below :data:`MAX_NESTING_DEPTH` levels (which no signal can
+    carry; a self-referential value reaches it too), and for values that are
+    not JSON and not hashable, a value is equal only to itself.
+    """
     if isinstance(value, bool) or value is None:
         return (type(value), value)
-    if isinstance(value, (list, tuple)):
-        return (list, tuple(_key(item) for item in value))
-    if isinstance(value, dict):
-        return (dict, frozenset((key, _key(item)) for key, item in value.items()))
+    if isinstance(value, (list, tuple, dict)):
+        if depth >= MAX_NESTING_DEPTH:
+            return (id, id(value))
+        if isinstance(value, dict):
+            return (dict, frozenset((key, _key(item, depth + 1)) for key, item in value.items()))
+        return (list, tuple(_key(item, depth + 1) for item in value))
+    try:
+        hash(value)
+    except TypeError:
+        return (id, id(value))
     return value
 
 
 def all_unique(items: Sequence[object]) -> bool:
     """``uniqueItems``: no two items are equal as JSON values."""
+    if all(type(item) is str for item in items):  # the usual case; no deep hashing
+        return len(set(items)) == len(items)
     try:
-        # Python's equality is JSON's but for True == 1: distinct here is distinct there.
-        if len(set(items)) == len(items):
-            return True
-    except TypeError:  # lists and dicts are unhashable
-        pass
-    try:
-        return len({_key(item) for item in items}) == len(items)
-    except TypeError:  # unhashable non-JSON values: compare pairwise
-        keys = [_key(item) for item in items]
-        return all(keys[i] != keys[j] for i in range(len(keys)) for j in range(i))
+        keys = {_key(item) for item in items}
+    except TypeError:  # a dict key that is not hashable: not JSON; compare as distinct
+        return True
+    return len(keys) == len(items)

@@ -19,7 +19,8 @@ def blocked(reason: str, *, hint: str | None = None, **extras: Any) -> str:
         extras: adapter-specific members, allowed beside the fields above.
 
     Returns the ``BLOCKED`` signal line (no newline). A field left at None is
-    omitted. Raises SignalPayloadError when the payload breaks the schema.
+    omitted. Raises SignalPayloadError when the payload breaks the schema, and
+    ValueError for a value JSON cannot carry on one line (as format_signal).
     """
     payload: dict[str, Any] = {"reason": reason}
     if hint is not None:
@@ -32,7 +33,8 @@ def completed(**extras: Any) -> str:
     """The adapter's run finished successfully. Terminal: nothing the adapter prints after it is part of the run's lifecycle. The payload is optional and may hold any adapter-specific extras (for example a summary or token counts); no field is defined by the protocol.
 
     Returns the ``COMPLETED`` signal line (no newline). A field left at None is
-    omitted. Raises SignalPayloadError when the payload breaks the schema.
+    omitted. Raises SignalPayloadError when the payload breaks the schema, and
+    ValueError for a value JSON cannot carry on one line (as format_signal).
     """
     payload: dict[str, Any] = {}
     payload.update(extras)
@@ -47,7 +49,8 @@ def failed(*, reason: str | None = None, **extras: Any) -> str:
         extras: adapter-specific members, allowed beside the fields above.
 
     Returns the ``FAILED`` signal line (no newline). A field left at None is
-    omitted. Raises SignalPayloadError when the payload breaks the schema.
+    omitted. Raises SignalPayloadError when the payload breaks the schema, and
+    ValueError for a value JSON cannot carry on one line (as format_signal).
     """
     payload: dict[str, Any] = {}
     if reason is not None:
@@ -65,7 +68,8 @@ def plan_draft(markdown: str, *, path: str | None = None, **extras: Any) -> str:
         extras: adapter-specific members, allowed beside the fields above.
 
     Returns the ``PLAN_DRAFT`` signal line (no newline). A field left at None is
-    omitted. Raises SignalPayloadError when the payload breaks the schema.
+    omitted. Raises SignalPayloadError when the payload breaks the schema, and
+    ValueError for a value JSON cannot carry on one line (as format_signal).
     """
     payload: dict[str, Any] = {"markdown": markdown}
     if path is not None:
@@ -82,7 +86,8 @@ def plan_ready(path: str, **extras: Any) -> str:
         extras: adapter-specific members, allowed beside the fields above.
 
     Returns the ``PLAN_READY`` signal line (no newline). A field left at None is
-    omitted. Raises SignalPayloadError when the payload breaks the schema.
+    omitted. Raises SignalPayloadError when the payload breaks the schema, and
+    ValueError for a value JSON cannot carry on one line (as format_signal).
     """
     payload: dict[str, Any] = {"path": path}
     payload.update(extras)
@@ -101,7 +106,8 @@ def question(
         extras: adapter-specific members, allowed beside the fields above.
 
     Returns the ``QUESTION`` signal line (no newline). A field left at None is
-    omitted. Raises SignalPayloadError when the payload breaks the schema.
+    omitted. Raises SignalPayloadError when the payload breaks the schema, and
+    ValueError for a value JSON cannot carry on one line (as format_signal).
     """
     payload: dict[str, Any] = {"question": question}
     if options is not None:

@@ -2,10 +2,27 @@
 # Do not edit: change the sources and run `bernstein-signals generate`.
 """What a payload check reports, and the error a formatter raises with it."""
 
+import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["PayloadError", "SignalPayloadError"]
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlong = 3, 80, 80, 40
+
+
+def _shown(value: object) -> str:
+    """A short repr of any value, for messages: a 100,000-deep, self-referential or huge
+    value given to the binding must not make its error message recurse or grow.
+    """
+    if type(value) is str and len(value) <= 80:
+        return repr(value)
+    try:
+        return _REPR.repr(value)
+    except Exception:  # a repr that itself fails (recursion, digit limits...)
+        return f"<{type(value).__name__}>"
 
 
 @dataclass(frozen=True, slots=True)

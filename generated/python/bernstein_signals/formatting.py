@@ -8,11 +8,10 @@ write the same bytes.
 """
 
 import sys
-from collections.abc import Mapping
 from typing import Any, Final, TextIO
 
 from ._strict_json import dump_canonical
-from .errors import SignalPayloadError
+from .errors import SignalPayloadError, _shown
 from .kinds import SIGNAL_PREFIX, SignalKind
 from .validators import validate_payload
 
@@ -22,17 +21,19 @@ _KINDS: Final = frozenset(kind.value for kind in SignalKind)
 
 
 def format_signal(
-    kind: SignalKind | str, payload: Mapping[str, Any] | None = None, *, validate: bool = True
+    kind: SignalKind | str, payload: dict[str, Any] | None = None, *, validate: bool = True
 ) -> str:
     """The signal line, without a trailing newline.
 
-    Raises TypeError for a payload that is not a dict, ValueError for an
-    unknown kind or a payload JSON cannot carry on one line, and
-    SignalPayloadError when ``validate`` is on and the payload fails its schema
+    Raises TypeError for a payload that is neither a dict nor None (a list, a
+    str, any other Mapping...), ValueError for an unknown kind (a kind that is
+    not a str included) or a payload JSON cannot carry on one line (nesting
+    beyond the bound and self-reference included), and SignalPayloadError (a
+    ValueError) when ``validate`` is on and the payload fails its schema
     (``None`` is checked as ``{}``, the payload a reader sees).
     """
-    if kind not in _KINDS:
-        raise ValueError(f"unknown signal kind {kind!r}")
+    if not isinstance(kind, str) or kind not in _KINDS:
+        raise ValueError(f"unknown signal kind {_shown(kind)}")
     if payload is not None and not isinstance(payload, dict):
         raise TypeError(f"a signal payload is a dict, not {type(payload).__name__}")
     if validate:
@@ -45,9 +46,11 @@ def format_signal(
 
 
 def emit(
-    kind: SignalKind | str, payload: Mapping[str, Any] | None = None, *, file: TextIO | None = None
+    kind: SignalKind | str, payload: dict[str, Any] | None = None, *, file: TextIO | None = None
 ) -> None:
     """Write the signal line and "\\n" to ``file`` (default: stdout) in one write, then flush.
+
+    Raises what :func:`format_signal` raises, before anything is written.
 
     The flush matters: a block-buffered pipe would otherwise hold a QUESTION
     back while the adapter waits for its answer.

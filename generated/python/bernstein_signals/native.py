@@ -7,14 +7,17 @@ its own: the default reads the canonical grammar, and a subclass overrides
 ``stream_signal_parser`` to translate native events, calling
 ``super().stream_signal_parser(line)`` for lines that are not native. Two real
 mappers ship: Claude Code ``--output-format stream-json`` and Codex
-``exec --json``. No line makes them raise.
+``exec --json``. No line makes them raise, and every signal they yield can be
+written again by ``format_signal(signal.kind, signal.payload)``.
 """
 
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Final
 
+from ._strict_json import integer_from_text
 from .kinds import SignalKind
 from .parsing import parse_signal
 from .signals import StreamSignal
@@ -28,13 +31,36 @@ def _strip(line: str) -> str:
     return line
 
 
+_EVENT_DECODER: Final = json.JSONDecoder(parse_int=integer_from_text)
+"""Integers counted by the binding, so which lines are events does not depend on the
+interpreter's ``int_max_str_digits``."""
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
 def _json_object(line: str) -> dict[str, Any] | None:
     """The JSON object on ``line``, or None for anything else (never raises)."""
     try:
-        value = json.loads(line)
+        value = _EVENT_DECODER.decode(line)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
+
+
+def _carriable(signal: StreamSignal) -> StreamSignal:
+    """The signal with every str in its payload encodable as UTF-8.
+
+    A native event's strings come from ``json.loads``, which lets an escaped
+    lone surrogate (``"\\ud800"``) through; a signal line cannot carry one, so
+    each becomes U+FFFD and every mapped signal stays formattable.
+    """
+    payload = signal.payload
+    if not any(isinstance(v, str) and _SURROGATE.search(v) for v in payload.values()):
+        return signal
+    cleaned = {
+        key: _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
+        for key, value in payload.items()
+    }
+    return StreamSignal(signal.kind, cleaned, signal.raw_line)
 
 
 def _text(value: object) -> str | None:
@@ -79,11 +105,17 @@ class _NativeJsonParser(SignalParser, ABC):
         event = _json_object(text) if text.startswith("{") else None
         if event is None:
             return super().stream_signal_parser(line)
-        return self.map_event(event, text)
+        signal = self.map_event(event, text)
+        return None if signal is None else _carriable(signal)
 
     @abstractmethod
     def map_event(self, event: dict[str, Any], line: str) -> StreamSignal | None:
-        """The signal a native event stands for, or None for events that are not signals."""
+        """The signal a native event stands for, or None for events that are not signals.
+
+        Return str values in a flat payload; lone surrogates in them are
+        replaced afterwards, so that the signal can be written again with
+        :func:`~.formatting.format_signal`.
+        """
 
 
 class ClaudeStreamJsonParser(_NativeJsonParser):

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Final, TextIO
 
+from .errors import _shown
 from .formatting import emit
 from .kinds import SignalKind
 from .reply import format_reply, parse_reply
@@ -141,11 +142,11 @@ class QuestionTracker:
                 state = (
                     "was already answered" if question_id in self._answered else "was never asked"
                 )
-                raise UnknownQuestion(f"question id {question_id!r} {state}")
+                raise UnknownQuestion(f"question id {_shown(question_id)} {state}")
             pending = found
         if self.enforce_options and pending.options is not None and text not in pending.options:
             raise AnswerNotAnOption(
-                f"answer {text!r} to {pending.question!r} is not one of {list(pending.options)}"
+                f"answer {_shown(text)} to {pending.question!r} is not one of {list(pending.options)}"
             )
         line = format_reply(text, question_id)
         if question_id is None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ._validation import ABSENT, all_unique
-from .errors import PayloadError
+from .errors import PayloadError, _shown
 from .kinds import SignalKind
 
 __all__ = ["validate_payload", "validate_reply"]
@@ -307,7 +307,8 @@ def _check_reply(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
         )
     for key in payload:
         if key not in ("answer", "in_reply_to"):
-            pointer = "/" + str(key).replace("~", "~0").replace("/", "~1")
+            name = key if isinstance(key, str) else _shown(key)
+            pointer = "/" + name.replace("~", "~0").replace("/", "~1")
             errors.append(
                 PayloadError(
                     pointer,
@@ -334,7 +335,7 @@ def validate_payload(kind: SignalKind | str, payload: object) -> list[PayloadErr
     """
     check = _CHECKS.get(kind) if isinstance(kind, str) else None
     if check is None:
-        raise ValueError(f"unknown signal kind {kind!r}")
+        raise ValueError(f"unknown signal kind {_shown(kind)}")
     if not isinstance(payload, dict):
         return [PayloadError("", "type", "must be a JSON object")]
     errors: list[PayloadError] = []

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Any, Final
 
+from .errors import _shown
 from .limits import MAX_INTEGER_DIGITS, MAX_NESTING_DEPTH
 
 __all__ = ["dump_canonical", "integer_from_text", "load_object"]
@@ -164,7 +165,7 @@ def _check_structure(value: dict[Any, Any], count_digits: bool) -> bool:
         if isinstance(container, dict):
             for key in container:
                 if not isinstance(key, str):
-                    raise ValueError(f"payload key {key!r} is not a str")
+                    raise ValueError(f"payload key {_shown(key)} is not a str")
             items = container.values()
         else:
             items = container

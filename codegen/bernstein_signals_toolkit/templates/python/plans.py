@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 from typing import Final
 
+from .errors import _shown
 from .kinds import SignalKind
 from .signals import StreamSignal
 
@@ -32,7 +33,7 @@ class PlanPathError(ValueError):
     def __init__(self, path: object, reason: str) -> None:
         self.path = path
         self.reason = reason
-        super().__init__(f"plan path {path!r} refused: {reason}")
+        super().__init__(f"plan path {_shown(path)} refused: {reason}")
 
 
 def _check_text(path: object) -> str:
@@ -43,6 +44,11 @@ def _check_text(path: object) -> str:
         raise PlanPathError(path, "empty path")
     if "\0" in path:
         raise PlanPathError(path, "NUL character")
+    if not path.isascii():
+        try:
+            path.encode("utf-8")
+        except UnicodeEncodeError:
+            raise PlanPathError(path, "lone surrogate") from None
     if any(ord(char) < 0x20 or char == "\x7f" for char in path):
         raise PlanPathError(path, "control character")
     if "\\" in path:
@@ -116,7 +122,7 @@ def resolve_plan_path(workdir: str | os.PathLike[str], path: object) -> Path:
     """The file ``path`` names under ``<workdir>/.sdd``, as it stands now.
 
     Raises PlanPathError (a ValueError) naming the reason: not a str, empty,
-    NUL or another control character, backslash, absolute path, a ``..`` (or
+    NUL or another control character, lone surrogate, backslash, absolute path, a ``..`` (or
     ``.``, or empty) segment, not under ``.sdd/``, or a symlink anywhere on
     the path (``.sdd`` itself included). The file need not exist. This is a
     check at one instant: :func:`read_plan` does not reuse its answer.

@@ -2,6 +2,7 @@
 
 from collections.abc import Iterable
 
+from .errors import _shown
 from .kinds import TERMINAL_SIGNAL_KINDS
 from .parsing import iter_signals
 from .signals import StreamSignal
@@ -15,7 +16,7 @@ class MissingTerminalSignal(RuntimeWarning):
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         kinds = " or ".join(sorted(TERMINAL_SIGNAL_KINDS))
-        super().__init__(f"run {run_id!r} emitted no terminal signal ({kinds})")
+        super().__init__(f"run {_shown(run_id)} emitted no terminal signal ({kinds})")
 
 
 def has_terminal_signal(signals: Iterable[StreamSignal]) -> bool:
