@@ -245,7 +245,7 @@ esac
 _bsig_white() {
   IFS=$1
   # shellcheck disable=SC2086 # split on purpose
-  set -- $1$1
+  $_bsig_bi set -- $1$1
   IFS=$_bsig_ifs_own
   [ "$#" -eq 0 ]
 }
@@ -256,7 +256,7 @@ _bsig_split() {
   _bsig_sb=$1 _bsig_sr=$2 _bsig_sx=$3
   IFS=$1
   # shellcheck disable=SC2086 # split on purpose; noglob is on; x keeps a last empty field
-  set -- ${_bsig_j}x
+  $_bsig_bi set -- ${_bsig_j}x
   IFS=$_bsig_ifs_own
   _bsig_acc_start
   _bsig_acc "$1"
@@ -520,12 +520,12 @@ _bsig_render() {
   case $_bsig_sh in
     bash | zsh)
       # shellcheck disable=SC2059,SC3045 # the format is built by _bsig_jstr
-      printf -v _bsig_dec "x${_bsig_f}x"
+      builtin printf -v _bsig_dec "x${_bsig_f}x"
       ;;
-    mksh) _bsig_dec=$(print -n -- "x${_bsig_f}x") ;;
+    mksh) _bsig_dec=$(command print -n -- "x${_bsig_f}x") ;;
     *)
       # shellcheck disable=SC2059 # the format is built by _bsig_jstr
-      _bsig_dec=$(printf "x${_bsig_f}x")
+      _bsig_dec=$(command printf "x${_bsig_f}x")
       ;;
   esac
   _bsig_dec=${_bsig_dec#x}
@@ -917,7 +917,7 @@ _bsig_read_t() {
 _bsig_can_time_out() {
   case $_bsig_sh in bash | zsh | ksh | mksh) return 0 ;; esac
   # shellcheck disable=SC3045 # the point is to find out
-  (read -r -t 1 _bsig_x) </dev/null 2>/dev/null
+  (command read -r -t 1 _bsig_x) </dev/null 2>/dev/null
   [ $? -le 1 ]
 }
 
