@@ -1,0 +1,258 @@
+"""Hostile input for the shell helpers, in all six shells (issue 10, standing guard).
+
+Each property runs once per shell: generated arguments and reply lines under
+hostile caller settings, a differential check of ``key:=JSON`` against the
+Python reader, and linear growth of escaping.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bernstein_signals import parse_signal
+from linear_support import assert_linear
+from shell_support import LIBRARY, UTF8, run, shell_command
+
+# -- hostile caller settings -------------------------------------------------------
+
+_SHADOWS = "printf() { :; }\necho() { :; }\nread() { :; }\nprint() { :; }\n"
+"""Caller functions named like the builtins the helpers use (where a shell allows it)."""
+_SHADOW_SET = "set() { :; }\nlocal() { :; }\n"
+"""bash and zsh also let a function shadow `set` and `local`: defined after the setup."""
+
+_SETUPS = {
+    "xtrace": "set -x",
+    "errexit": "set -eu",
+    "ifs_digits": "IFS='0123456789-'",
+    "ifs_letters": "IFS='abeilmnortu_'",
+    "allexport": "set -a",
+}
+
+_STATE = 'printf "%s|%s|%s" "$-" "${IFS-unset}" "$(trap)"'
+"""What must be the same after a helper call: options, IFS, traps."""
+
+_OPTIONAL = st.text(
+    st.characters(codec="utf-8", exclude_characters="\x00"), max_size=12
+) | st.sampled_from(["--", "-", "--help", "--id", "--var", "-x", "=", ":=", "k:=1e400", "0"])
+
+
+def _body(shell: str, setup: str, call: str) -> str:
+    shadows = _SHADOWS if shell != "ksh93" else ""
+    extra = _SHADOW_SET if shell in ("bash", "zsh") else ""
+    nocase = "shopt -s nocasematch\n" if shell == "bash" else ""
+    # The state is printed by the caller's own commands, before shadows hide them.
+    return f"""{nocase}trap 'echo t' USR1
+{setup}
+before=$({_STATE})
+{shadows}{extra}if {call}; then st=0; else st=$?; fi
+unset -f printf echo read print set local 2>/dev/null || :
+after=$({_STATE})
+[ "$before" = "$after" ] || {{ command printf 'STATE CHANGED %s -> %s\\n' "$before" "$after" >&2; }}
+command printf 'status=%s\\n' "$st" >&2
+"""
+
+
+def _check(shell: str, setup: str, call: str, args: list[str], reply: bytes = b"") -> bytes:
+    result = run(shell, _body(shell, setup, call), *args, stdin=reply, timeout=60)
+    assert b"STATE CHANGED" not in result.stderr, result.stderr
+    assert b"Traceback" not in result.stderr
+    status_lines = [line for line in result.stderr.split(b"\n") if line.startswith(b"status=")]
+    assert len(status_lines) == 1, result.stderr
+    status = int(status_lines[0].removeprefix(b"status="))
+    assert status in (0, 1, 2, 3), (status, result.stderr)
+    if status == 2:
+        assert result.stdout == b"" or call.startswith("bernstein_ask"), result.stdout
+    return result.stdout
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("setup", list(_SETUPS))
+def test_emit_under_hostile_caller_settings(shell: str, setup: str) -> None:
+    @settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(_OPTIONAL, max_size=4), st.text(max_size=20).filter(lambda t: "\0" not in t))
+    def check(extra: list[str], text: str) -> None:
+        args = [f"k={text}", *extra]
+        stdout = _check(shell, _SETUPS[setup], 'bernstein_emit COMPLETED "$@"', args)
+        for line in stdout.split(b"\n")[:-1]:
+            if line.startswith(b"BERNSTEIN:"):
+                signal = parse_signal(line.decode("utf-8", "surrogateescape"))
+                assert signal is not None, line
+
+    check()
+
+
+_ANSWERS = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=40)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("setup", ["xtrace", "ifs_digits", "errexit"])
+def test_ask_never_traces_the_answer(shell: str, setup: str) -> None:
+    @settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(_ANSWERS)
+    def check(answer: str) -> None:
+        secret = "S3CR3T" + answer
+        reply = json.dumps({"in_reply_to": None, "answer": secret}).encode() + b"\n"
+        body = _body(shell, _SETUPS[setup], "bernstein_ask --var A Q") + (
+            'set +x\ncommand printf "%s" "$A" > "$1"\n'
+        )
+        with tempfile.TemporaryDirectory() as scratch:
+            out = Path(scratch, "answer")
+            result = run(shell, body, str(out), stdin=reply)
+            assert b"STATE CHANGED" not in result.stderr, result.stderr
+            assert b"status=0" in result.stderr, result.stderr
+            assert out.read_bytes() == secret.encode()
+        assert b"S3CR3T" not in result.stderr
+        assert b"S3CR3T" not in result.stdout
+
+    check()
+
+
+_REPLY_LINES = st.one_of(
+    st.binary(max_size=60),
+    _ANSWERS.map(lambda a: json.dumps({"in_reply_to": None, "answer": a}).encode()),
+    st.sampled_from(
+        [
+            b'{"in_reply_to":null,"answer":"a\x00b"}',
+            b'{"in_reply_to":null,"answer":"\\ud800"}',
+            b'{"in_reply_to":null,"answer":"\xff"}',
+            b'{"in_reply_to":null,"answer":"' + b"\\\\" * 500 + b'"}',
+            b"--",
+        ]
+    ),
+)
+
+
+@pytest.mark.timeout(600)
+def test_ask_on_hostile_reply_lines(shell: str) -> None:
+    @settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(_REPLY_LINES)
+    def check(line: bytes) -> None:
+        _check(shell, "set -u", "bernstein_ask --var A Q", [], reply=line + b"\n")
+
+    check()
+
+
+def test_a_nul_in_a_reply_is_refused_where_the_shell_can_see_it() -> None:
+    shell_command("zsh")
+    result = run("zsh", "bernstein_ask Q", stdin=b'{"in_reply_to":null,"answer":"a\x00b"}\n')
+    assert result.status == 3
+    assert b"NUL" in result.stderr
+
+
+# -- key:=JSON against the Python reader ----------------------------------------------
+
+_JSON_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=6),
+)
+_JSON = st.recursive(
+    _JSON_LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_EDGES = st.sampled_from(
+    [
+        "1e400",
+        "-1e400",
+        "1.7976931348623157e308",
+        "1.7976931348623158e308",
+        "1.7976931348623159e308",
+        "179769313486231580793728971405303415079934132710037826936173778980444968292764750"
+        "9466490179775872070963302864166928879109465555478519404026306574886715058206819089"
+        "0200070838367627385484581771153176447573027006985557136695962284291481986083493647"
+        "5292719074168444365510704342711559699508093042880177904174497792.0",
+        "179769313486231580793728971405303415079934132710037826936173778980444968292764750"
+        "9466490179775872070963302864166928879109465555478519404026306574886715058206819089"
+        "0200070838367627385484581771153176447573027006985557136695962284291481986083493647"
+        "5292719074168444365510704342711559699508093042880177904174497791.9",
+        "0.0e99999999999",
+        "1e-99999999999",
+        "1" * 4300,
+        "-" + "1" * 4301,
+        '"\\ud800"',
+        '"\\udc00\\ud800"',
+        '"\\ud83d\\ude00"',
+        '"\ud800"',
+        "[" * 63 + "]" * 63,
+        "[" * 64 + "]" * 64,
+        '{"a":' * 63 + "1" + "}" * 63,
+        '{"a":' * 64 + "1" + "}" * 64,
+    ]
+)
+
+
+def _mutate(text: str, data: st.DataObject) -> str:
+    if not text or not data.draw(st.booleans()):
+        return text
+    at = data.draw(st.integers(0, len(text)))
+    piece = data.draw(st.sampled_from(["e400", "\\ud800", "[", "]", "0", '"', "\\", "-", "."]))
+    return text[:at] + piece + text[at:]
+
+
+def _reader_line(value: str) -> bytes | None:
+    """The line bernstein_emit prints for k:=value when a reader accepts it, else None."""
+    line = "BERNSTEIN:COMPLETED {" + '"k":' + value + "}"
+    try:
+        signal = parse_signal(line)
+    except ValueError:
+        return None
+    return line.encode("utf-8", "surrogatepass") if signal is not None else None
+
+
+@pytest.mark.timeout(600)
+def test_emit_json_agrees_with_the_reader(shell: str) -> None:
+    @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.one_of(_JSON.map(lambda v: json.dumps(v, separators=(",", ":"))), _EDGES), st.data())
+    def check(value: str, data: st.DataObject) -> None:
+        value = _mutate(value, data)
+        if "\n" in value or "\r" in value or "\0" in value:
+            return
+        expected = _reader_line(value)
+        argument = value.encode("utf-8", "surrogatepass")
+        result = run(shell, 'bernstein_emit COMPLETED "k:=$1"', argument)
+        if expected is None:
+            assert result.status == 2, (value, result.stdout)
+            assert result.stdout == b""
+        else:
+            assert result.status == 0, (value, result.stderr)
+            assert result.stdout == expected + b"\n"
+
+    check()
+
+
+# -- linear escaping ---------------------------------------------------------------------
+
+_UNIT = 'a "b" \\c\td\n\r\x01é\u2028 \u0085x'
+
+
+@pytest.mark.timeout(900)
+def test_escaping_grows_linearly(shell: str) -> None:
+    command = shell_command(shell)
+
+    def make(size: int) -> object:
+        text = _UNIT * (size // len(_UNIT.encode()) + 1)
+        script = f'. "{LIBRARY}"; bernstein_plan_draft "$1" >/dev/null'
+
+        def go() -> None:
+            subprocess.run(
+                [*command, "-c", script, "x", text],
+                stdin=subprocess.DEVNULL,
+                env={"LC_ALL": UTF8, "PATH": ""},
+                check=True,
+            )
+
+        return go
+
+    assert_linear(make, 5_000, what=f"{shell}: escaping", repeats=3)  # type: ignore[arg-type]
