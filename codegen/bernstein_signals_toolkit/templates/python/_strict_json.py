@@ -77,10 +77,6 @@ _ENCODER: Final = json.JSONEncoder(
 )
 
 
-def _scanner() -> Callable[[str, int], tuple[Any, int]]:
-    return _scan_fast if _int_digits_setting() == MAX_INTEGER_DIGITS else _scan_counting
-
-
 def _too_deep(text: str) -> bool:
     """Whether valid JSON ``text`` nests deeper than the bound.
 
@@ -101,16 +97,18 @@ def load_object(text: str, start: int = 0) -> dict[str, Any] | None:
 
     json's own scanner does the work; the checks around it refuse what it
     accepts beyond the grammar. Duplicate keys are grammatical: the last wins.
-    ``start`` spares a reader copying the payload out of its line.
+    ``start`` spares a reader copying the payload out of its line; the text
+    before it must hold no CR or LF either.
     """
     if not text.startswith("{", start):  # then only an object can end at len(text)
         return None
-    if text.find("\n", start) >= 0 or text.find("\r", start) >= 0:
-        return None  # json whitespace; the grammar's is space and tab
+    if "\n" in text or "\r" in text:  # json whitespace; the grammar's is space and tab
+        return None
     if not text.isascii() and _SURROGATE.search(text, start):
         return None
     try:
-        value, end = _scanner()(text, start)
+        scan = _scan_fast if _int_digits_setting() == MAX_INTEGER_DIGITS else _scan_counting
+        value, end = scan(text, start)
     except (ValueError, RecursionError, StopIteration):
         return None
     if end != len(text):

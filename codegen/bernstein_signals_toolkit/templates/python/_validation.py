@@ -35,7 +35,11 @@ def _key(value: object, depth: int = 0) -> object:
 
 def all_unique(items: Sequence[object]) -> bool:
     """``uniqueItems``: no two items are equal as JSON values."""
-    if all(type(item) is str for item in items):  # the usual case; no deep hashing
+    try:
+        "".join(items)  # type: ignore[arg-type]
+    except TypeError:
+        pass
+    else:  # only str items (the usual case), whose hashing cannot recurse as a deep tuple's does
         return len(set(items)) == len(items)
     try:
         keys = {_key(item) for item in items}

@@ -49,9 +49,13 @@ def _lenient(line: str) -> StreamSignal | None:
     kind = _KINDS.get(found[1])
     if kind is None:
         return None
-    if found.end() == len(line):
+    start = found.end()
+    if start == len(line):
         return new_signal(kind, {}, line)
-    payload = load_object(line, found.end())
+    if "\n" in line or "\r" in line:  # maybe only in the whitespace before the payload
+        payload = load_object(line[start:])
+    else:
+        payload = load_object(line, start)
     return None if payload is None else new_signal(kind, payload, line)
 
 
