@@ -85,6 +85,7 @@ def _check_same_payload(text: str) -> None:
 
 
 def main(quick: bool) -> None:
+    hostile(quick)
     count = 100 if quick else 1000
     jq_count = 20 if quick else 200
     text = question()
@@ -112,3 +113,39 @@ def main(quick: bool) -> None:
                 f" {jq * 1000:>12.2f}s {jq / ours:>7.0f}x",
                 flush=True,
             )
+
+
+# -- hostile sizes (issue 10, item 5): a 100 KB value emitted, an 8 KB escaped answer decoded --
+
+_UNIT = 'a "b" \\c\td\n\r\x01\u00e9\u2028 '
+_HOSTILE_TIMEOUT = 30.0
+
+
+def _hostile_time(command: list[str], stdin: bytes) -> str:
+    env = {"PATH": os.environ["PATH"], "LC_ALL": "C.UTF-8", "BSIG_LIB": str(LIBRARY)}
+    start = time.perf_counter()
+    try:
+        subprocess.run(
+            command, env=env, input=stdin, capture_output=True, timeout=_HOSTILE_TIMEOUT, check=True
+        )
+    except subprocess.TimeoutExpired:
+        return f"> {_HOSTILE_TIMEOUT:.0f} s"
+    return f"{time.perf_counter() - start:.2f} s"
+
+
+def hostile(quick: bool) -> None:
+    """Wall time of one process each (start-up included); the issue's bound is 1 s."""
+    size = 10_000 if quick else 100_000
+    text = _UNIT * (size // len(_UNIT.encode()) + 1)
+    escaped = '\\"\\\\\\n\\u00e9x'
+    answer = escaped * ((size // 12 if quick else 8000) // len(escaped))
+    reply = ('{"in_reply_to":null,"answer":"' + answer + '"}\n').encode()
+    print(f"hostile: {len(text.encode())}-byte value emitted, {len(answer)}-byte answer decoded")
+    for name, command in SHELLS.items():
+        if shutil.which(command[0]) is None:
+            continue
+        emit = _hostile_time(
+            [*command, "-c", '. "$BSIG_LIB"; bernstein_plan_draft "$1" >/dev/null', "b", text], b""
+        )
+        decode = _hostile_time([*command, "-c", '. "$BSIG_LIB"; bernstein_ask Q >/dev/null'], reply)
+        print(f"{name:<8} emit {emit:>9}   decode {decode:>9}", flush=True)
