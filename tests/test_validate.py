@@ -57,6 +57,8 @@ def test_every_code_has_a_positive_and_a_negative_log() -> None:
             continue
         if code.startswith("BS5"):  # shell-helper calls in scripts: tests/test_lsp.py
             continue
+        if code == "BS308":  # needs 10,001 questions: tests/hostile/test_tools_memory.py
+            continue
         assert (code, "pos") in {tuple(n.split("__")[:2]) for n in LOG_CASES}, code
         assert (code, "neg") in {tuple(n.split("__")[:2]) for n in LOG_CASES}, code
 

@@ -1,7 +1,8 @@
 """``parse``: the signals of a stream as JSON Lines, one flushed line per signal.
 
 ``jsonl`` records (the default) follow ``parse.schema.json`` next to this
-module: input, line, kind, payload and the raw line. ``cloudevents`` writes
+module: input, line, kind, payload and the raw line (and ``input_uri``, the
+exact name percent-encoded, when the input's name is not UTF-8). ``cloudevents`` writes
 CloudEvents 1.0 JSON (structured mode), one event per line: type
 ``dev.bernstein.signal.<kind>``, ``source`` from ``--source`` or naming the
 input, ``id`` the line number (prefixed with the input's position when one
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +24,7 @@ from urllib.parse import quote
 from bernstein_signals import SignalRecord, read_signals
 
 from ..errors import UsageError
+from ..validate.formats import display_name, file_uri
 from ._inputs import check_readable, opened
 
 __all__ = ["RECORD_SCHEMA", "configure", "run"]
@@ -58,9 +61,17 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def _record(path: str, record: SignalRecord) -> dict[str, Any]:
+def _input_fields(path: str) -> dict[str, str]:
+    """The input's name as JSON can hold it: text, plus the exact URI when it is not UTF-8."""
+    name = display_name(path)
+    if name == path:
+        return {"input": path}
+    return {"input": name, "input_uri": file_uri(path)}
+
+
+def _record(fields: dict[str, str], record: SignalRecord) -> dict[str, Any]:
     return {
-        "input": path,
+        **fields,
         "line": record.line_no,
         "kind": record.signal.kind.value,
         "payload": record.signal.payload,
@@ -80,7 +91,7 @@ def _event(source: str, event_id: str, record: SignalRecord) -> dict[str, Any]:
 
 
 def _default_source(path: str) -> str:
-    return STDIN_SOURCE if path == "-" else quote(path)
+    return STDIN_SOURCE if path == "-" else quote(os.fsencode(path))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,17 +106,20 @@ def run(args: argparse.Namespace) -> int:
     for index, path in enumerate(paths, 1):
         source = args.source or _default_source(path)
         id_prefix = f"{index}:" if shared_source else ""
+        fields = _input_fields(path)
         with opened(path) as stream:
             try:
                 for record in read_signals(stream):
                     if args.format == "cloudevents":
                         document = _event(source, f"{id_prefix}{record.line_no}", record)
                     else:
-                        document = _record(path, record)
+                        document = _record(fields, record)
                     if args.timestamps:
                         document["time"] = _now()
                     out.write(json.dumps(document, ensure_ascii=False) + "\n")
                     out.flush()
             except OSError as exc:
-                raise UsageError(f"{path}: read error: {exc.strerror or exc}") from None
+                raise UsageError(
+                    f"{display_name(path)}: read error: {exc.strerror or exc}"
+                ) from None
     return 0

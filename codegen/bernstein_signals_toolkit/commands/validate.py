@@ -11,8 +11,9 @@ from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 from ..errors import UsageError
 from ..validate import formats
 from ..validate.codes import CODES, Severity, lookup, select_codes
+from ..validate.output import Output, output_for
 from ..validate.payload_file import payload_report
-from ..validate.report import ConformanceReport, report_from_binary
+from ..validate.report import report_from_binary
 from ._inputs import check_readable, opened, signal_kind
 
 __all__ = ["configure", "run"]
@@ -93,15 +94,14 @@ def explain(selector: str) -> str:
     return "\n".join(lines)
 
 
-def _reports(
-    args: argparse.Namespace, enabled: frozenset[str]
-) -> list[tuple[str, ConformanceReport]]:
+def _read_all(args: argparse.Namespace, enabled: frozenset[str], output: Output) -> None:
+    """Check every input, findings streaming into ``output``; nothing is printed yet."""
     paths: list[str] = args.paths or ["-"]
     if paths.count("-") > 1:
         raise UsageError("stdin (-) can be read only once")
     check_readable(paths)
-    reports = []
     for path in paths:
+        name = formats.display_name(path)
         with opened(path) as stream:
             try:
                 if args.payload is not None:
@@ -110,20 +110,20 @@ def _reports(
                     try:
                         text = data.decode("utf-8")
                     except UnicodeDecodeError as exc:
-                        raise UsageError(f"{path}: not UTF-8 at byte {exc.start}") from None
+                        raise UsageError(f"{name}: not UTF-8 at byte {exc.start}") from None
                     report = payload_report(text, kind, enabled=enabled)
                 else:
                     report = report_from_binary(
                         stream,
-                        run_id=path,
+                        run_id=name,
                         lenient=args.lenient,
                         enabled=enabled,
                         max_line_bytes=args.max_line_bytes,
+                        sink=output.sink(path),
                     )
             except OSError as exc:
-                raise UsageError(f"{path}: read error: {exc.strerror or exc}") from None
-        reports.append((path, report))
-    return reports
+                raise UsageError(f"{name}: read error: {exc.strerror or exc}") from None
+        output.done(path, report)
 
 
 def _use_color(choice: str) -> bool:
@@ -145,23 +145,16 @@ def run(args: argparse.Namespace) -> int:
     if args.payload is not None and len(args.paths) > 1:
         raise UsageError("--payload checks one file (or -)")
 
-    reports = _reports(args, enabled)
-
-    if args.format == "json":
-        print(formats.dumps(formats.json_document(reports)))
-    elif args.format == "sarif":
-        print(formats.dumps(formats.sarif_document(reports)))
-    elif args.format == "github":
-        for path, report in reports:
-            for line in formats.github(path, report):
-                print(line)
-    else:
-        color = _use_color(args.color)
-        for path, report in reports:
-            for line in formats.text(path, report, color=color):
-                print(line)
+    color = args.format == "text" and _use_color(args.color)
+    with output_for(args.format, color=color) as output:
+        _read_all(args, enabled, output)
+        sys.stdout.flush()
+        output.write(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    reports = output.reports
+    if args.format == "text":
         print(formats.summary_line(reports), file=sys.stderr)
 
     failing = {Severity.ERROR, Severity.WARNING} if args.strict else {Severity.ERROR}
-    failed = any(d.severity in failing for _, report in reports for d in report.diagnostics)
+    failed = any(report.count(severity) for _, report in reports for severity in failing)
     return 1 if failed else 0

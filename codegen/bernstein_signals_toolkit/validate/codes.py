@@ -290,6 +290,16 @@ _CODES: tuple[Code, ...] = (
         " content over as a file under .sdd/.",
     ),
     Code(
+        "BS308",
+        "tracking-limit",
+        Severity.INFORMATION,
+        "The run used more QUESTION ids or PLAN_DRAFT paths than the validator tracks.",
+        "The validator keeps constant memory per run: it remembers at most 10,000"
+        " distinct QUESTION ids and 10,000 PLAN_DRAFT paths. Past that, id reuse (BS305)"
+        " and undrafted plans (BS306) are checked only against what it remembers. A run"
+        " that asks this many questions is unusual; split the log per run.",
+    ),
+    Code(
         "BS401",
         "adapter-timeout",
         Severity.ERROR,

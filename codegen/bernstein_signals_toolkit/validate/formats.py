@@ -7,15 +7,30 @@ GitHub print 1-based columns, SARIF declares ``columnKind: unicodeCodePoints``.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from .. import __version__
 from .codes import CODES, Severity
 from .diagnostics import Diagnostic
 from .report import ConformanceReport
 
-__all__ = ["FORMATS", "github", "json_document", "sarif_document", "text"]
+__all__ = [
+    "FORMATS",
+    "display_name",
+    "encode_line",
+    "file_entry",
+    "file_uri",
+    "github",
+    "github_line",
+    "json_document",
+    "sarif_document",
+    "sarif_result",
+    "text",
+    "text_lines",
+]
 
 FORMATS = ("text", "json", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -32,26 +47,67 @@ _BOLD, _RESET = "\033[1m", "\033[0m"
 
 
 # ---------------------------------------------------------------------------
+# file names
+# ---------------------------------------------------------------------------
+
+
+def display_name(path: str) -> str:
+    """A path as UTF-8 text: bytes that are not UTF-8 become U+FFFD (see :func:`file_uri`)."""
+    return os.fsencode(path).decode("utf-8", "replace")
+
+
+def file_uri(path: str) -> str:
+    """The path as an RFC 3986 reference that decodes back to its exact bytes.
+
+    Relative paths stay relative references; absolute ones become ``file://``
+    URIs. Every byte but unreserved characters and ``/`` is percent-encoded,
+    so spaces, ``%``, ``#``, ``?``, non-ASCII and non-UTF-8 bytes all survive.
+    """
+    raw = os.fsencode(path)
+    encoded = quote(raw, safe="/")
+    return f"file://{encoded}" if raw.startswith(b"/") else encoded
+
+
+def file_entry(path: str) -> dict[str, str]:
+    """How JSON output names an input: readable text, and the lossless URI."""
+    return {"path": display_name(path), "uri": file_uri(path)}
+
+
+def encode_line(line: str) -> bytes:
+    """Text output as bytes: a file name that is not UTF-8 is written as its original bytes."""
+    try:
+        return line.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name decodes to
+        return line.encode("utf-8", "backslashreplace")
+
+
+# ---------------------------------------------------------------------------
 # text
 # ---------------------------------------------------------------------------
 
 
+def text_lines(path: str, diagnostic: Diagnostic, *, color: bool = False) -> list[str]:
+    """Compiler-style: ``path:line:col: severity[CODE] message``, 1-based columns."""
+    severity = diagnostic.severity.value
+    where = f"{path}:{diagnostic.line}:{diagnostic.start + 1}:"
+    if color:
+        where = f"{_BOLD}{where}{_RESET}"
+        severity = f"{_COLORS[diagnostic.severity]}{severity}{_RESET}"
+    lines = [f"{where} {severity}[{diagnostic.code}] {diagnostic.message}"]
+    if diagnostic.replacement is not None:
+        lines.append(f"    suggestion: {diagnostic.replacement}")
+    return lines
+
+
 def text(path: str, report: ConformanceReport, *, color: bool = False) -> Iterator[str]:
-    """Compiler-style lines: ``path:line:col: severity[CODE] message``, 1-based columns."""
+    """:func:`text_lines` for every diagnostic the report kept."""
     for diagnostic in report.diagnostics:
-        severity = diagnostic.severity.value
-        where = f"{path}:{diagnostic.line}:{diagnostic.start + 1}:"
-        if color:
-            where = f"{_BOLD}{where}{_RESET}"
-            severity = f"{_COLORS[diagnostic.severity]}{severity}{_RESET}"
-        yield f"{where} {severity}[{diagnostic.code}] {diagnostic.message}"
-        if diagnostic.replacement is not None:
-            yield f"    suggestion: {diagnostic.replacement}"
+        yield from text_lines(path, diagnostic, color=color)
 
 
 def summary_line(reports: Reports) -> str:
     counts = {severity: sum(r.count(severity) for _, r in reports) for severity in Severity}
-    signals = sum(len(r.signals) for _, r in reports)
+    signals = sum(r.signal_count for _, r in reports)
     return (
         f"{len(reports)} file(s), {signals} signal(s): {counts[Severity.ERROR]} error(s),"
         f" {counts[Severity.WARNING]} warning(s), {counts[Severity.INFORMATION]} information"
@@ -63,12 +119,12 @@ def summary_line(reports: Reports) -> str:
 # ---------------------------------------------------------------------------
 
 
-def json_document(reports: Reports) -> dict[str, Any]:
+def json_document(reports: Reports, *, passed: bool | None = None) -> dict[str, Any]:
     """The document ``--format json`` prints; its schema is validate/output.schema.json."""
     return {
         "tool": {"name": "bernstein-signals", "version": __version__},
-        "passed": all(report.passed for _, report in reports),
-        "files": [{"path": path, **report.to_dict()} for path, report in reports],
+        "passed": all(report.passed for _, report in reports) if passed is None else passed,
+        "files": [{**file_entry(path), **report.to_dict()} for path, report in reports],
     }
 
 
@@ -94,16 +150,21 @@ def _rule(code: str) -> dict[str, Any]:
     }
 
 
-def _result(path: str, diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
+_RULE_INDEX = {code: index for index, code in enumerate(sorted(CODES))}
+
+
+def sarif_result(path: str, diagnostic: Diagnostic) -> dict[str, Any]:
+    """One SARIF result; the artifact is named by :func:`file_uri`."""
     region = {
         "startLine": diagnostic.line,
         "startColumn": diagnostic.start + 1,
         "endColumn": max(diagnostic.end, diagnostic.start) + 1,
     }
-    location = {"physicalLocation": {"artifactLocation": {"uri": path}, "region": region}}
+    uri = file_uri(path)
+    location = {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region}}
     result: dict[str, Any] = {
         "ruleId": diagnostic.code,
-        "ruleIndex": rule_index[diagnostic.code],
+        "ruleIndex": _RULE_INDEX[diagnostic.code],
         "level": _SARIF_LEVEL[diagnostic.severity],
         "message": {"text": diagnostic.message},
         "locations": [location],
@@ -114,7 +175,7 @@ def _result(path: str, diagnostic: Diagnostic, rule_index: dict[str, int]) -> di
                 "description": {"text": f"Replace the line with: {diagnostic.replacement}"},
                 "artifactChanges": [
                     {
-                        "artifactLocation": {"uri": path},
+                        "artifactLocation": {"uri": uri},
                         "replacements": [
                             {
                                 "deletedRegion": {
@@ -133,9 +194,9 @@ def _result(path: str, diagnostic: Diagnostic, rule_index: dict[str, int]) -> di
     return result
 
 
-def sarif_document(reports: Reports) -> dict[str, Any]:
+def sarif_document(reports: Reports, *, results: bool = True) -> dict[str, Any]:
+    """The SARIF 2.1.0 log; ``results=False`` leaves the results out (they are streamed)."""
     codes = sorted(CODES)
-    rule_index = {code: index for index, code in enumerate(codes)}
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -150,12 +211,14 @@ def sarif_document(reports: Reports) -> dict[str, Any]:
                     }
                 },
                 "columnKind": "unicodeCodePoints",
-                "artifacts": [{"location": {"uri": path}} for path, _ in reports],
+                "artifacts": [{"location": {"uri": file_uri(path)}} for path, _ in reports],
                 "results": [
-                    _result(path, diagnostic, rule_index)
+                    sarif_result(path, diagnostic)
                     for path, report in reports
                     for diagnostic in report.diagnostics
-                ],
+                ]
+                if results
+                else [],
             }
         ],
     }
@@ -183,19 +246,25 @@ def escape_property(value: str) -> str:
 
 
 def github(path: str, report: ConformanceReport) -> Iterator[str]:
+    """:func:`github_line` for every diagnostic the report kept."""
     for diagnostic in report.diagnostics:
-        properties = {
-            "file": path,
-            "line": str(diagnostic.line),
-            "col": str(diagnostic.start + 1),
-            "endColumn": str(max(diagnostic.end, diagnostic.start) + 1),
-            "title": f"{diagnostic.code} {diagnostic.name}",
-        }
-        rendered = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
-        message = diagnostic.message
-        if diagnostic.replacement is not None:
-            message += f"\nsuggestion: {diagnostic.replacement}"
-        yield f"::{_GITHUB_LEVEL[diagnostic.severity]} {rendered}::{escape_data(message)}"
+        yield github_line(path, diagnostic)
+
+
+def github_line(path: str, diagnostic: Diagnostic) -> str:
+    """One workflow command; GitHub reads UTF-8, so the file is its :func:`display_name`."""
+    properties = {
+        "file": display_name(path),
+        "line": str(diagnostic.line),
+        "col": str(diagnostic.start + 1),
+        "endColumn": str(max(diagnostic.end, diagnostic.start) + 1),
+        "title": f"{diagnostic.code} {diagnostic.name}",
+    }
+    rendered = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
+    message = diagnostic.message
+    if diagnostic.replacement is not None:
+        message += f"\nsuggestion: {diagnostic.replacement}"
+    return f"::{_GITHUB_LEVEL[diagnostic.severity]} {rendered}::{escape_data(message)}"
 
 
 def dumps(document: dict[str, Any]) -> str:

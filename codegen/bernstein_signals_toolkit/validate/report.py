@@ -1,11 +1,17 @@
-"""Whole-stream conformance: the line checks plus what only the sequence of signals shows."""
+"""Whole-stream conformance: the line checks plus what only the sequence of signals shows.
+
+A checker either keeps every signal and diagnostic in its report (library
+callers, the language server) or hands each to a :class:`ReportSink` as the
+stream is read and keeps only counts (``validate``): constant memory per run,
+whatever the stream's length.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from bernstein_signals import SignalKind, StreamSignal
 from bernstein_signals.scanning import (
@@ -21,8 +27,10 @@ from .diagnostics import Diagnostic
 from .lines import LineChecker, is_signal_like
 
 __all__ = [
+    "MAX_TRACKED",
     "REPORT_FORMAT_VERSION",
     "ConformanceReport",
+    "ReportSink",
     "SeenSignal",
     "StreamChecker",
     "conformance_report",
@@ -31,6 +39,8 @@ __all__ = [
 
 REPORT_FORMAT_VERSION = 1
 """The version of ``ConformanceReport.to_dict()``'s shape (see report.schema.json)."""
+MAX_TRACKED = 10_000
+"""Distinct QUESTION ids, and PLAN_DRAFT paths, a checker remembers per run (BS308 past it)."""
 
 
 class SeenSignal(NamedTuple):
@@ -38,9 +48,22 @@ class SeenSignal(NamedTuple):
     signal: StreamSignal
 
 
+class ReportSink(Protocol):
+    """Receives a run's findings as they are made, instead of the report keeping them."""
+
+    def signal(self, seen: SeenSignal) -> None: ...
+
+    def diagnostic(self, diagnostic: Diagnostic) -> None: ...
+
+
 @dataclass
 class ConformanceReport:
-    """What one adapter run's stdout says about its use of the protocol."""
+    """What one adapter run's stdout says about its use of the protocol.
+
+    ``signals`` and ``diagnostics`` hold what was kept; what went to a sink is
+    only counted (``streamed_*``). Counts and verdicts cover both, so a caller
+    may still append a diagnostic after the run.
+    """
 
     run_id: str | None
     lines: int = 0
@@ -48,22 +71,31 @@ class ConformanceReport:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     missing_terminal_signal: list[str] = field(default_factory=list)
     """The run ids (one, or "-" without an id) of runs that emitted no terminal signal."""
+    streamed_kinds: Counter[str] = field(default_factory=Counter)
+    streamed_severities: Counter[Severity] = field(default_factory=Counter)
 
     @property
     def counts(self) -> dict[str, int]:
         """Signals per kind, every kind of the vocabulary listed."""
         seen = Counter(record.signal.kind.value for record in self.signals)
+        seen.update(self.streamed_kinds)
         return {kind.value: seen.get(kind.value, 0) for kind in SignalKind}
 
+    @property
+    def signal_count(self) -> int:
+        return len(self.signals) + self.streamed_kinds.total()
+
     def count(self, severity: Severity) -> int:
-        return sum(1 for d in self.diagnostics if d.severity is severity)
+        kept = sum(1 for d in self.diagnostics if d.severity is severity)
+        return kept + self.streamed_severities[severity]
 
     @property
     def passed(self) -> bool:
         """No errors; warnings and information never fail a run."""
         return self.count(Severity.ERROR) == 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def header(self) -> dict[str, Any]:
+        """Every field of :meth:`to_dict` except the signal and diagnostic lists."""
         return {
             "format_version": REPORT_FORMAT_VERSION,
             "run_id": self.run_id,
@@ -72,17 +104,24 @@ class ConformanceReport:
             "counts": self.counts,
             "summary": {severity.value: self.count(severity) for severity in Severity},
             "missing_terminal_signal": list(self.missing_terminal_signal),
-            "signals": [
-                {
-                    "line": record.line,
-                    "kind": record.signal.kind.value,
-                    "payload": record.signal.payload,
-                    "raw_line": record.signal.raw_line,
-                }
-                for record in self.signals
-            ],
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.header(),
+            "signals": [signal_dict(record) for record in self.signals],
             "diagnostics": [diagnostic.to_dict() for diagnostic in self.diagnostics],
         }
+
+
+def signal_dict(record: SeenSignal) -> dict[str, Any]:
+    """One signal as ``to_dict`` lists it."""
+    return {
+        "line": record.line,
+        "kind": record.signal.kind.value,
+        "payload": record.signal.payload,
+        "raw_line": record.signal.raw_line,
+    }
 
 
 class StreamChecker:
@@ -96,6 +135,7 @@ class StreamChecker:
         enabled: frozenset[str] | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         live: bool = False,
+        sink: ReportSink | None = None,
     ) -> None:
         self.enabled = frozenset(CODES) if enabled is None else enabled
         self.live = live
@@ -109,10 +149,45 @@ class StreamChecker:
         self._question_ids: dict[str, int] = {}
         self._unanswered: set[str] = set()
         self._drafted: set[str] = set()
+        self._sink = sink
+        """With a sink, findings go there; the report keeps only counts."""
+        self._held: list[Diagnostic] = []
+        """The current line's diagnostics, sorted before they reach the sink."""
+        self._warned_limit = False
 
     def _add(self, diagnostic: Diagnostic) -> None:
-        if diagnostic.code in self.enabled:
+        if diagnostic.code not in self.enabled:
+            return
+        if self._sink is None:
             self.report.diagnostics.append(diagnostic)
+            return
+        if self._held and self._held[0].line != diagnostic.line:
+            self._release()
+        self._held.append(diagnostic)
+
+    def _release(self) -> None:
+        """Hand the held line's diagnostics to the sink in report order."""
+        assert self._sink is not None
+        self._held.sort(key=_order)
+        for diagnostic in self._held:
+            self.report.streamed_severities[diagnostic.severity] += 1
+            self._sink.diagnostic(diagnostic)
+        self._held.clear()
+
+    def _track(self, line_no: int, width: int, table: dict[str, int] | set[str]) -> bool:
+        """Whether ``table`` may grow; the first refusal is reported (BS308)."""
+        if len(table) < MAX_TRACKED:
+            return True
+        if not self._warned_limit:
+            self._warned_limit = True
+            self._simple(
+                "BS308",
+                line_no,
+                width,
+                f"more than {MAX_TRACKED:,} distinct QUESTION ids or PLAN_DRAFT paths in one"
+                " run: later ones are not remembered, so BS305 and BS306 may miss reuse",
+            )
+        return False
 
     def _simple(self, code: str, line: int, end: int, message: str) -> None:
         self._add(Diagnostic(code, CODES[code].severity, line, 0, max(end, 1), message))
@@ -173,13 +248,19 @@ class StreamChecker:
                     " (COMPLETED or FAILED)",
                 )
             )
-        report.diagnostics.sort(key=lambda d: (d.line, d.start, d.code))
+        report.diagnostics.sort(key=_order)
+        if self._sink is not None:
+            self._release()
         return report
 
     # -- stream rules ---------------------------------------------------------
 
     def _signal(self, line_no: int, signal: StreamSignal, width: int) -> None:
-        self.report.signals.append(SeenSignal(line_no, signal))
+        if self._sink is None:
+            self.report.signals.append(SeenSignal(line_no, signal))
+        else:
+            self.report.streamed_kinds[signal.kind.value] += 1
+            self._sink.signal(SeenSignal(line_no, signal))
         first = self._terminal
         if first is not None:
             if signal.is_terminal and signal.kind != first.signal.kind:
@@ -220,14 +301,16 @@ class StreamChecker:
                     f"QUESTION id {question_id!r} was already used on line"
                     f" {self._question_ids[question_id]}",
                 )
-            else:
+            elif self._track(line_no, width, self._question_ids):
                 self._question_ids[question_id] = line_no
         elif signal.kind == SignalKind.PLAN_DRAFT and isinstance(payload.get("path"), str):
-            self._drafted.add(payload["path"])
+            if payload["path"] in self._drafted or self._track(line_no, width, self._drafted):
+                self._drafted.add(payload["path"])
         elif (
             signal.kind == SignalKind.PLAN_READY
             and isinstance(payload.get("path"), str)
             and payload["path"] not in self._drafted
+            and len(self._drafted) < MAX_TRACKED
         ):
             self._simple(
                 "BS306",
@@ -250,13 +333,19 @@ class StreamChecker:
                 )
             )
             return
-        self._question_ids[question_id] = line_no
-        self._unanswered.add(question_id)
+        if question_id in self._question_ids or self._track(line_no, width, self._question_ids):
+            self._question_ids[question_id] = line_no
+            self._unanswered.add(question_id)
 
     def answered(self, question_id: str | None) -> None:
         """Live mode: the question with this id has been answered; its id may be reused."""
-        if question_id is not None:
+        if question_id is not None and question_id in self._unanswered:
             self._unanswered.discard(question_id)
+            del self._question_ids[question_id]  # live mode remembers only open questions
+
+
+def _order(diagnostic: Diagnostic) -> tuple[int, int, str]:
+    return diagnostic.line, diagnostic.start, diagnostic.code
 
 
 def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | bytes]]:
@@ -277,10 +366,11 @@ def conformance_report(
     lenient: bool = False,
     enabled: frozenset[str] | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    sink: ReportSink | None = None,
 ) -> ConformanceReport:
     """Check one run's stdout, given as lines (str or bytes, terminators optional)."""
     checker = StreamChecker(
-        run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes
+        run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes, sink=sink
     )
     count = 0
     for count, line in _numbered(lines):
@@ -303,10 +393,14 @@ def report_from_binary(
     lenient: bool = False,
     enabled: frozenset[str] | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    sink: ReportSink | None = None,
 ) -> ConformanceReport:
-    """Check a binary stream in constant memory; only signal-like lines reach Python code."""
+    """Check a binary stream; only signal-like lines reach Python code.
+
+    With a ``sink`` the memory is constant: findings go to it as they are made.
+    """
     checker = StreamChecker(
-        run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes
+        run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes, sink=sink
     )
     scanner = LineScanner(b"bernstein", fold_case=True, max_line_bytes=max_line_bytes)
     for chunk in read_chunks(stream):
