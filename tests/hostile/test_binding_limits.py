@@ -9,11 +9,15 @@ verdicts as under the default.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import bernstein_signals as bs
 from bernstein_signals import MAX_INTEGER_DIGITS
 
 _PROBE = r"""
@@ -75,3 +79,47 @@ def test_integer_verdicts_do_not_depend_on_the_interpreter_setting() -> None:
     assert by_digits[(limit + 1, "")][2:] == [None, False, 0, "ValueError"]
     for setting in ("0", "640", "4301", "100000"):
         assert _verdicts(setting) == default, f"PYTHONINTMAXSTRDIGITS={setting}"
+
+
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
+
+
+def _lone_surrogate_reference(text: str) -> bool:
+    """The escape-by-escape reading (the check before issue 10, linear but slow)."""
+    pending = -1
+    for match in _ESCAPE.finditer(text):
+        code = int(match[1], 16) if match[1] else -1
+        if pending >= 0:
+            if match.start() != pending or not 0xDC00 <= code <= 0xDFFF:
+                return True
+            pending = -1
+        elif 0xD800 <= code <= 0xDBFF:
+            pending = match.end()
+        elif 0xDC00 <= code <= 0xDFFF:
+            return True
+    return pending >= 0
+
+
+_TOKENS = st.sampled_from(
+    [
+        "\\ud800",
+        "\\uDBFF",
+        "\\udc00",
+        "\\uDFFF",
+        "\\ud7ff",
+        "\\ue000",
+        "\\\\",
+        "\\n",
+        "a",
+        "\\u0041",
+    ]
+)
+
+
+@settings(max_examples=500)
+@given(st.lists(_TOKENS, max_size=12))
+def test_lone_surrogate_escapes_are_found_exactly(tokens: list[str]) -> None:
+    body = "".join(tokens)
+    line = 'BERNSTEIN:COMPLETED {"a":"' + body + '"}'
+    refused = bs.parse_signal(line) is None
+    assert refused == _lone_surrogate_reference(body), body

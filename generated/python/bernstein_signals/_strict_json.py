@@ -29,9 +29,10 @@ __all__ = ["dump_canonical", "integer_from_text", "load_object"]
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE_PAIR_ESCAPE: Final = re.compile(
-    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+_SURROGATE_PAIR_ESCAPES: Final = re.compile(
+    r"(?:\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})+"
 )
+"""A run of escaped surrogate pairs: removed a run at a time, the cost of a match each."""
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
 _BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _LINE_BREAKS: Final = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
@@ -139,7 +140,7 @@ def _has_lone_surrogate_escape(text: str) -> bool:
     """
     if not _SURROGATE_ESCAPE.search(text):
         return False
-    text = _SURROGATE_PAIR_ESCAPE.sub("", text.replace("\\\\", ""))
+    text = _SURROGATE_PAIR_ESCAPES.sub("", text.replace("\\\\", ""))
     return _SURROGATE_ESCAPE.search(text) is not None
 
 
