@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE, payload_of
 from benchmarks._timing import per_call
-from bernstein_signals import parse_reply, parse_signal, read_signals
+from bernstein_signals import SignalScanner, parse_reply, parse_signal, read_signals
 
 _TARGET = 3.0
 
@@ -65,3 +65,28 @@ def main(quick: bool) -> None:
         print(f"{shape:<28}{row}{own:>12.2f}x", flush=True)
         missed += [f"{shape}/{n}" for n in names[:-1] if ratios[n] > _TARGET]
     print(f"over {_TARGET:g}x: {', '.join(missed) if missed else 'none'}")
+    _feeds(400_000 if not quick else 40_000)
+
+
+def _feeds(size: int) -> None:
+    """Issue 10 item 10: an unfinished line fed a byte at a time, against one feed of it."""
+    data = HOSTILE_LINES["escaped-quotes-deep"](size).encode()
+    pieces = [data[i : i + 1] for i in range(len(data))]
+
+    def bytewise() -> None:
+        scanner = SignalScanner(max_line_bytes=1 << 30)
+        for piece in pieces:
+            scanner.feed(piece)
+        scanner.close()
+
+    def whole() -> None:
+        scanner = SignalScanner(max_line_bytes=1 << 30)
+        scanner.feed(data)
+        scanner.close()
+
+    one_byte, at_once = _best(bytewise, 3), _best(whole, 3)
+    print(
+        f"SignalScanner.feed, {len(pieces):,} 1-byte pieces of one unfinished line:"
+        f" {one_byte:.3f} s ({one_byte / len(pieces) * 1e9:.0f} ns per feed; one feed of it:"
+        f" {at_once * 1e3:.2f} ms)"
+    )
