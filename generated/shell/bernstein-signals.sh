@@ -417,104 +417,184 @@ _bsig_skip_ws() {
 }
 
 # _bsig_jstr: consume the JSON string at the start of _bsig_s; return 1 if it is
-# not valid JSON. With _bsig_decode set, _bsig_f becomes a printf (print in
-# mksh) format that prints the decoded text; \u0000 and lone surrogates fail.
+# not valid JSON or holds a lone surrogate. With _bsig_decode set, _bsig_f
+# becomes a printf (print in mksh) format that prints the decoded text, and
+# \u0000 fails too (no shell variable holds NUL). Linear in the length: a
+# short string without escapes is taken directly; any other is split once on
+# backslashes, each piece looked at a bounded number of times.
+# shellcheck disable=SC2120,SC2141 # no arguments; IFS is a backslash on purpose
 _bsig_jstr() {
+  # zsh splits unquoted expansions only with shwordsplit (until this returns).
+  case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
   _bsig_s=${_bsig_s#\"}
-  _bsig_f=''
-  while :; do
-    _bsig_q=${_bsig_s%%[\"\\]*}
-    [ "$_bsig_q" != "$_bsig_s" ] || return 1
-    case $_bsig_q in *["$_bsig_ctl"]*) return 1 ;; esac
-    _bsig_s=${_bsig_s#"$_bsig_q"}
-    if [ -n "$_bsig_decode" ] && [ -n "$_bsig_q" ]; then
-      case $_bsig_q in
-        *%*)
-          if [ "$_bsig_sh" != mksh ]; then
-            _bsig_j=$_bsig_q
-            _bsig_repl % %%
-            _bsig_q=$_bsig_j
-          fi
+  _bsig_q=${_bsig_s%%[\"\\]*}
+  case ${#_bsig_q} in
+    ? | ?? | ???)
+      _bsig_x=${_bsig_s#"$_bsig_q"}
+      case $_bsig_x in
+        \"*)
+          case $_bsig_q in *["$_bsig_ctl"]*) return 1 ;; esac
+          _bsig_s=${_bsig_x#?}
+          [ -z "$_bsig_decode" ] || _bsig_fmt "$_bsig_q"
+          return 0
           ;;
       esac
-      _bsig_f=$_bsig_f$_bsig_q
+      ;;
+  esac
+  [ -z "$_bsig_decode" ] || _bsig_acc_start
+  IFS=\\
+  # shellcheck disable=SC2086 # split on purpose; noglob is on; x keeps a last empty piece
+  $_bsig_bi set -- ${_bsig_s}x
+  IFS=$_bsig_ifs_own
+  _bsig_esc1='' _bsig_hi=''
+  while [ "$#" -gt 0 ]; do
+    _bsig_x=$1
+    shift
+    if [ -n "$_bsig_esc1" ]; then
+      # The piece after an escaping backslash: the escape, then literal text.
+      case $_bsig_x in
+        '')
+          # \\ : the next backslash was the escaped one; the next piece is literal.
+          [ -z "$_bsig_hi" ] || return 1
+          [ -z "$_bsig_decode" ] || _bsig_acc "\\\\"
+          _bsig_esc1=''
+          continue
+          ;;
+        \"* | /* | [bfnrt]*)
+          [ -z "$_bsig_hi" ] || return 1
+          if [ -n "$_bsig_decode" ]; then
+            case $_bsig_x in
+              \"*) _bsig_acc '"' ;;
+              /*) _bsig_acc / ;;
+              b*) _bsig_acc '\b' ;;
+              f*) _bsig_acc '\f' ;;
+              n*) _bsig_acc '\n' ;;
+              r*) _bsig_acc '\r' ;;
+              t*) _bsig_acc '\t' ;;
+            esac
+          fi
+          _bsig_x=${_bsig_x#?}
+          ;;
+        u*)
+          _bsig_x=${_bsig_x#u}
+          _bsig_hex4 || return 1
+          _bsig_code || return 1
+          ;;
+        *) return 1 ;;
+      esac
+    elif [ -n "$_bsig_hi" ]; then
+      return 1
     fi
-    case $_bsig_s in
-      \"*)
-        _bsig_s=${_bsig_s#?}
+    _bsig_esc1=1
+    case $_bsig_x in
+      *\"*)
+        [ -z "$_bsig_hi" ] || return 1
+        _bsig_q=${_bsig_x%%\"*}
+        case $_bsig_q in *["$_bsig_ctl"]*) return 1 ;; esac
+        [ -z "$_bsig_decode" ] || _bsig_acc "$_bsig_q"
+        # The rest of the line: this piece after its first quote, then the
+        # pieces not looked at, joined again.
+        _bsig_jn=$#
+        IFS=\\
+        _bsig_rq="$*"
+        IFS=\"
+        # shellcheck disable=SC2086 # split on purpose; y keeps a last empty piece
+        $_bsig_bi set -- ${_bsig_x}y
+        shift
+        _bsig_aq="$*"
+        IFS=$_bsig_ifs_own
+        _bsig_s=${_bsig_aq%y}
+        [ "$_bsig_jn" -eq 0 ] || _bsig_s=$_bsig_s\\$_bsig_rq
+        _bsig_s=${_bsig_s%x}
+        _bsig_rq='' _bsig_aq=''
+        if [ -n "$_bsig_decode" ]; then
+          _bsig_acc_end
+          _bsig_fmt "$_bsig_j"
+        fi
         return 0
         ;;
-      \\[\"\\/bfnrt]*)
-        if [ -n "$_bsig_decode" ]; then
-          case $_bsig_s in
-            \\\"*) _bsig_f=$_bsig_f\" ;;
-            \\/*) _bsig_f=$_bsig_f/ ;;
-            *) _bsig_f=$_bsig_f${_bsig_s%"${_bsig_s#??}"} ;;
-          esac
-        fi
-        _bsig_s=${_bsig_s#??}
-        ;;
-      \\u[0-9a-fA-F][0-9a-fA-F][0-9a-fA-F][0-9a-fA-F]*)
-        _bsig_s=${_bsig_s#??}
-        _bsig_h=${_bsig_s%"${_bsig_s#????}"}
-        _bsig_s=${_bsig_s#????}
-        if [ -n "$_bsig_decode" ]; then
-          _bsig_u "$((0x$_bsig_h))" || return 1
-        else
-          _bsig_surrogate || return 1
-        fi
-        ;;
-      *) return 1 ;;
+      *["$_bsig_ctl"]*) return 1 ;;
     esac
+    [ -z "$_bsig_decode" ] || _bsig_acc "$_bsig_x"
   done
+  return 1
 }
 
-# _bsig_surrogate: after the escape \uXXXX (XXXX in _bsig_h), no lone
-# surrogate: a high one must be followed by an escaped low one, which is then
-# consumed; a low one alone is refused (readers refuse both).
-_bsig_surrogate() {
-  case $_bsig_h in
-    [dD][89abAB]??)
-      case $_bsig_s in \\u[dD][c-fC-F][0-9a-fA-F][0-9a-fA-F]*) _bsig_s=${_bsig_s#??????} ;; *) return 1 ;; esac
+# _bsig_fmt TEXT: _bsig_f becomes TEXT as a format: printf needs %% for %.
+_bsig_fmt() {
+  _bsig_f=$1
+  case $_bsig_sh in mksh) return 0 ;; esac
+  case $_bsig_f in
+    *%*)
+      _bsig_j=$_bsig_f
+      _bsig_repl % %%
+      _bsig_f=$_bsig_j
       ;;
-    [dD][c-fC-F]??) return 1 ;;
   esac
   return 0
 }
 
-# _bsig_u CODE: append the UTF-8 bytes of a \u escape (and of the low surrogate
-# that must follow a high one) to _bsig_f as octal escapes.
-_bsig_u() {
-  _bsig_cp=$1
-  if [ "$_bsig_cp" -eq 0 ] || { [ "$_bsig_cp" -ge 56320 ] && [ "$_bsig_cp" -le 57343 ]; }; then
+# _bsig_hex4: take four hex digits off the front of _bsig_x into _bsig_cp,
+# one `case` each (no substring of unbounded length is matched).
+_bsig_hex4() {
+  _bsig_cp=0
+  for _bsig_i in 1 2 3 4; do
+    case $_bsig_x in
+      0*) _bsig_hv=0 ;; 1*) _bsig_hv=1 ;; 2*) _bsig_hv=2 ;; 3*) _bsig_hv=3 ;;
+      4*) _bsig_hv=4 ;; 5*) _bsig_hv=5 ;; 6*) _bsig_hv=6 ;; 7*) _bsig_hv=7 ;;
+      8*) _bsig_hv=8 ;; 9*) _bsig_hv=9 ;; [aA]*) _bsig_hv=10 ;; [bB]*) _bsig_hv=11 ;;
+      [cC]*) _bsig_hv=12 ;; [dD]*) _bsig_hv=13 ;; [eE]*) _bsig_hv=14 ;; [fF]*) _bsig_hv=15 ;;
+      *) return 1 ;;
+    esac
+    _bsig_x=${_bsig_x#?}
+    _bsig_cp=$((_bsig_cp * 16 + _bsig_hv))
+  done
+  return 0
+}
+
+# _bsig_code: the code unit _bsig_cp of a \u escape. A high surrogate waits in
+# _bsig_hi for the low one, which must be the very next escape (nothing
+# between); a low one alone, \u0000 when decoding, or a high one not followed
+# by a low one fail. When decoding, the UTF-8 bytes go into the format.
+_bsig_code() {
+  if [ -n "$_bsig_hi" ]; then
+    [ "$_bsig_cp" -ge 56320 ] && [ "$_bsig_cp" -le 57343 ] || return 1
+    _bsig_cp=$((65536 + ((_bsig_hi - 55296) << 10) + (_bsig_cp - 56320)))
+    _bsig_hi=''
+  elif [ "$_bsig_cp" -ge 55296 ] && [ "$_bsig_cp" -le 56319 ]; then
+    # The low surrogate's escape must start right after this one.
+    [ -z "$_bsig_x" ] || return 1
+    _bsig_hi=$_bsig_cp
+    return 0
+  elif [ "$_bsig_cp" -ge 56320 ] && [ "$_bsig_cp" -le 57343 ]; then
     return 1
   fi
-  if [ "$_bsig_cp" -ge 55296 ] && [ "$_bsig_cp" -le 56319 ]; then
-    case $_bsig_s in \\u[dD][c-fC-F][0-9a-fA-F][0-9a-fA-F]*) ;; *) return 1 ;; esac
-    _bsig_h=${_bsig_s#??}
-    _bsig_h=${_bsig_h%"${_bsig_h#????}"}
-    _bsig_s=${_bsig_s#??????}
-    _bsig_cp=$((65536 + ((_bsig_cp - 55296) << 10) + (0x$_bsig_h - 56320)))
-  fi
-  if [ "$_bsig_cp" -lt 128 ]; then
-    _bsig_o "$_bsig_cp"
-  elif [ "$_bsig_cp" -lt 2048 ]; then
-    _bsig_o "$((192 | (_bsig_cp >> 6)))"
-    _bsig_o "$((128 | (_bsig_cp & 63)))"
-  elif [ "$_bsig_cp" -lt 65536 ]; then
-    _bsig_o "$((224 | (_bsig_cp >> 12)))"
-    _bsig_o "$((128 | ((_bsig_cp >> 6) & 63)))"
-    _bsig_o "$((128 | (_bsig_cp & 63)))"
+  [ -n "$_bsig_decode" ] || return 0
+  [ "$_bsig_cp" -ne 0 ] || return 1
+  _bsig_utf8 "$_bsig_cp"
+}
+
+# _bsig_utf8 CODE: append the UTF-8 bytes of CODE to the format, as octal escapes.
+_bsig_utf8() {
+  if [ "$1" -lt 128 ]; then
+    _bsig_o "$1"
+  elif [ "$1" -lt 2048 ]; then
+    _bsig_o "$((192 | ($1 >> 6)))"
+    _bsig_o "$((128 | ($1 & 63)))"
+  elif [ "$1" -lt 65536 ]; then
+    _bsig_o "$((224 | ($1 >> 12)))"
+    _bsig_o "$((128 | (($1 >> 6) & 63)))"
+    _bsig_o "$((128 | ($1 & 63)))"
   else
-    _bsig_o "$((240 | (_bsig_cp >> 18)))"
-    _bsig_o "$((128 | ((_bsig_cp >> 12) & 63)))"
-    _bsig_o "$((128 | ((_bsig_cp >> 6) & 63)))"
-    _bsig_o "$((128 | (_bsig_cp & 63)))"
+    _bsig_o "$((240 | ($1 >> 18)))"
+    _bsig_o "$((128 | (($1 >> 12) & 63)))"
+    _bsig_o "$((128 | (($1 >> 6) & 63)))"
+    _bsig_o "$((128 | ($1 & 63)))"
   fi
 }
 
 _bsig_o() {
-  _bsig_f=$_bsig_f$_bsig_oct$(($1 >> 6))$((($1 >> 3) & 7))$(($1 & 7))
+  _bsig_acc "$_bsig_oct$(($1 >> 6))$((($1 >> 3) & 7))$(($1 & 7))"
 }
 
 # _bsig_render: _bsig_dec becomes the text the format _bsig_f prints.
