@@ -43,9 +43,14 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
 class Piece:
     """Characters of a word's value, each with its source column, or one unknown value."""
 
-    text: str
+    chars: list[str]
+    """Kept as a list while the lexer appends: growing a str attribute copies it each time."""
     columns: list[int]
     known: bool = True
+
+    @property
+    def text(self) -> str:
+        return "".join(self.chars)
 
 
 @dataclass
@@ -64,13 +69,13 @@ class Word:
 
     def add(self, char: str, column: int) -> None:
         if self.pieces and self.pieces[-1].known:
-            self.pieces[-1].text += char
+            self.pieces[-1].chars.append(char)
             self.pieces[-1].columns.append(column)
         else:
-            self.pieces.append(Piece(char, [column]))
+            self.pieces.append(Piece([char], [column]))
 
     def add_unknown(self, start: int, end: int) -> None:
-        self.pieces.append(Piece(UNKNOWN, [start, end], known=False))
+        self.pieces.append(Piece([UNKNOWN], [start, end], known=False))
 
 
 @dataclass
@@ -218,7 +223,7 @@ class Rendered:
     def put_word(self, word: Word) -> None:
         for piece in word.pieces:
             if piece.known:
-                for char, column in zip(piece.text, piece.columns, strict=True):
+                for char, column in zip(piece.chars, piece.columns, strict=True):
                     self.put(char, (word.line, column, column + 1))
             else:
                 self.put(UNKNOWN, (word.line, piece.columns[0], piece.columns[1]))
@@ -237,7 +242,7 @@ def _flat(word: Word) -> list[tuple[str, Origin]]:
         if piece.known:
             out += [
                 (c, (word.line, col, col + 1))
-                for c, col in zip(piece.text, piece.columns, strict=True)
+                for c, col in zip(piece.chars, piece.columns, strict=True)
             ]
         else:
             out.append((UNKNOWN, (word.line, piece.columns[0], piece.columns[1])))
