@@ -195,7 +195,11 @@ _bsig_clear() {
 _bsig_acc() {
   _bsig_b1=$_bsig_b1$1
   _bsig_n1=$((_bsig_n1 + 1))
-  [ "$_bsig_n1" -ge 16 ] || return 0
+  [ "$_bsig_n1" -lt 16 ] || _bsig_flush
+}
+
+# _bsig_flush: the first buffer into the second, and so on up.
+_bsig_flush() {
   _bsig_b2=$_bsig_b2$_bsig_b1 _bsig_b1='' _bsig_n1=0 _bsig_n2=$((_bsig_n2 + 1))
   [ "$_bsig_n2" -ge 16 ] || return 0
   _bsig_b3=$_bsig_b3$_bsig_b2 _bsig_b2='' _bsig_n2=0 _bsig_n3=$((_bsig_n3 + 1))
@@ -260,14 +264,31 @@ _bsig_split() {
   # shellcheck disable=SC2086 # split on purpose; noglob is on; x keeps a last empty field
   $_bsig_bi set -- ${_bsig_j}x
   IFS=$_bsig_ifs_own
+  if [ "$_bsig_sh" = bash ]; then
+    # Every piece but the first began with BYTE: put it back, then replace
+    # BYTE REST at the start of a piece, then join; all inside bash.
+    _bsig_j=$1
+    shift
+    # shellcheck disable=SC3060 # bash only
+    $_bsig_bi set -- "${@/#/"$_bsig_sb"}"
+    # shellcheck disable=SC3060 # bash only
+    $_bsig_bi set -- "${@/#"$_bsig_sb$_bsig_sr"/"$_bsig_sx"}"
+    IFS=''
+    _bsig_j=$_bsig_j$*
+    IFS=$_bsig_ifs_own
+    _bsig_j=${_bsig_j%x}
+    return 0
+  fi
   _bsig_acc_start
-  _bsig_acc "$1"
+  _bsig_b1=$1
   shift
   for _bsig_x in "$@"; do
     case $_bsig_x in
-      "$_bsig_sr"*) _bsig_acc "$_bsig_sx${_bsig_x#"$_bsig_sr"}" ;;
-      *) _bsig_acc "$_bsig_sb$_bsig_x" ;;
+      "$_bsig_sr"*) _bsig_b1=$_bsig_b1$_bsig_sx${_bsig_x#"$_bsig_sr"} ;;
+      *) _bsig_b1=$_bsig_b1$_bsig_sb$_bsig_x ;;
     esac
+    _bsig_n1=$((_bsig_n1 + 1))
+    [ "$_bsig_n1" -lt 16 ] || _bsig_flush
   done
   _bsig_acc_end
   _bsig_j=${_bsig_j%x}
@@ -277,13 +298,35 @@ _bsig_split() {
 # `read` splits, from a here-document. dash's read has no -d: there, a tab is
 # split on when no two are adjacent, else replaced with the plain loop below.
 _bsig_repl_ws() {
+  if [ "$_bsig_sh" = bash ]; then
+    # mapfile splits in one builtin call; the pieces get REPLACEMENT in front
+    # and are joined, in bash itself (eval: other shells cannot parse arrays).
+    if [ "$1" = "$_bsig_nl" ]; then
+      # shellcheck disable=SC3044 # bash only
+      builtin mapfile -t _bsig_arr <<_BSIG_EOF
+$_bsig_j
+_BSIG_EOF
+    else
+      # shellcheck disable=SC3044 # bash only
+      builtin mapfile -t -d "$1" _bsig_arr <<_BSIG_EOF
+$_bsig_j$1
+_BSIG_EOF
+      # The here-document's own final newline, after the last NEEDLE.
+      eval 'unset "_bsig_arr[${#_bsig_arr[@]}-1]"'
+    fi
+    IFS=''
+    eval '_bsig_j="${_bsig_arr[*]/#/"$2"}"'
+    IFS=$_bsig_ifs_own
+    unset _bsig_arr
+    _bsig_j=${_bsig_j#"$2"}
+    return 0
+  fi
+  _bsig_acc_start
+  _bsig_pre=''
   if [ "$1" = "$_bsig_nl" ]; then
-    _bsig_acc_start
-    _bsig_n=''
     while IFS= $_bsig_bi read -r _bsig_x; do
-      [ -z "$_bsig_n" ] || _bsig_acc "$2"
-      _bsig_acc "$_bsig_x"
-      _bsig_n=1
+      _bsig_b1=$_bsig_b1$_bsig_pre$_bsig_x _bsig_pre=$2 _bsig_n1=$((_bsig_n1 + 1))
+      [ "$_bsig_n1" -lt 16 ] || _bsig_flush
     done <<_BSIG_EOF
 $_bsig_j
 _BSIG_EOF
@@ -302,13 +345,10 @@ _BSIG_EOF
       esac
       ;;
     *)
-      _bsig_acc_start
-      _bsig_n=''
       # shellcheck disable=SC3045 # not dash: see above
       while IFS= $_bsig_bi read -r -d "$1" _bsig_x; do
-        [ -z "$_bsig_n" ] || _bsig_acc "$2"
-        _bsig_acc "$_bsig_x"
-        _bsig_n=1
+        _bsig_b1=$_bsig_b1$_bsig_pre$_bsig_x _bsig_pre=$2 _bsig_n1=$((_bsig_n1 + 1))
+        [ "$_bsig_n1" -lt 16 ] || _bsig_flush
       done <<_BSIG_EOF
 $_bsig_j$1
 _BSIG_EOF
