@@ -21,6 +21,7 @@ __all__ = ["iter_signals", "parse_signal"]
 _KINDS: Final = {kind.value: kind for kind in SignalKind}
 _PREFIX_LENGTH: Final = len(SIGNAL_PREFIX)
 _startswith: Final = str.startswith
+_LEADING_SPACE: Final = re.compile(r"\s*")
 _LENIENT_KIND: Final = re.compile(r"\s*(\S+)\s*")
 """Whitespace, the kind, whitespace: ``str.split``'s whitespace (``str.isspace``)."""
 
@@ -41,18 +42,21 @@ def _strict(line: str) -> StreamSignal | None:
 
 
 def _lenient(line: str) -> StreamSignal | None:
-    """The seed parser's reading, without copying the payload out of the line."""
-    line = line.strip()  # the same object when there is nothing to strip
-    if not line.startswith(SIGNAL_PREFIX):
+    """The seed parser's reading (strip, split on whitespace), without copying a line that
+    turns out not to be a signal: the prefix and kind are found in place first.
+    """
+    begin = _LEADING_SPACE.match(line).end()  # type: ignore[union-attr]  # \s* always matches
+    if not line.startswith(SIGNAL_PREFIX, begin):
         return None
-    found = _LENIENT_KIND.match(line, _PREFIX_LENGTH)
+    found = _LENIENT_KIND.match(line, begin + _PREFIX_LENGTH)
     if found is None:
         return None
     kind = _KINDS.get(found[1])
     if kind is None:
         return None
-    start = found.end()
-    if start == len(line):
+    line = line.strip()  # the raw line a lenient signal keeps
+    start = found.end() - begin
+    if start >= len(line):
         return new_signal(kind, {}, line)
     if "\n" in line or "\r" in line:  # maybe only in the whitespace before the payload
         payload = load_object(line[start:])

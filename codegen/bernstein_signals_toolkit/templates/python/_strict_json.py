@@ -28,9 +28,10 @@ __all__ = ["dump_canonical", "integer_from_text", "load_object"]
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE_PAIR_ESCAPES: Final = re.compile(
-    r"(?:\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})+"
+    r"(?:\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}){1,64}+"
 )
-"""A run of escaped surrogate pairs: removed a run at a time, the cost of a match each."""
+"""Up to 64 escaped surrogate pairs in a row, possessive: one replacement removes a run
+(an unbounded ``+`` keeps a backtracking state per pair and grows superlinearly)."""
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
 _BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _LINE_BREAKS: Final = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
