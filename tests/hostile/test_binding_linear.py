@@ -15,6 +15,7 @@ import pytest
 from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE, payload_of
 
 from bernstein_signals import (
+    QuestionTracker,
     SignalScanner,
     iter_signals,
     parse_reply,
@@ -163,3 +164,21 @@ def test_an_unfinished_line_fed_in_small_pieces_is_linear(piece: int) -> None:
         return run
 
     assert_linear(make, 20_000, what=f"SignalScanner.feed in {piece}-byte pieces", repeats=3)
+
+
+@pytest.mark.timeout(120)
+def test_the_question_tracker_is_linear_in_the_questions_an_adapter_asks() -> None:
+    """An adapter may ask any number of questions without an id; each is answered in turn."""
+    line = parse_signal('BERNSTEIN:QUESTION {"question":"q"}')
+    assert line is not None
+
+    def make(count: int) -> Callable[[], object]:
+        def run() -> object:
+            tracker = QuestionTracker()
+            for _ in range(count):
+                tracker.feed(line)
+            return [tracker.answer("a") for _ in range(count)]
+
+        return run
+
+    assert_linear(make, 20_000, what="QuestionTracker feed/answer", repeats=3)

@@ -12,6 +12,7 @@ skipped with a note on stderr, as the reply schema documents; a Python
 warning would be shown only once per call site and lost in the rest.
 """
 
+import collections
 import contextlib
 import os
 import re
@@ -102,7 +103,7 @@ class QuestionTracker:
     def __init__(self, *, enforce_options: bool = True) -> None:
         self.enforce_options = enforce_options
         self._by_id: dict[str, PendingQuestion] = {}
-        self._fifo: list[PendingQuestion] = []
+        self._fifo: collections.deque[PendingQuestion] = collections.deque()  # O(1) at both ends
         self._answered: set[str] = set()
 
     @property
@@ -150,7 +151,7 @@ class QuestionTracker:
             )
         line = format_reply(text, question_id)
         if question_id is None:
-            self._fifo.pop(0)
+            self._fifo.popleft()
         else:
             del self._by_id[question_id]
             self._answered.add(question_id)
