@@ -25,7 +25,7 @@ from ..model import Kind, Vocabulary
 from ..sources import packaged_sources
 from ..validate import CODES, Severity
 from ..validate.codes import select_codes
-from ..validate.lines import LineChecker, close_match
+from ..validate.lines import LineChecker, close_match, utf8_length
 from ..validate.report import conformance_report
 from ._shell import UNKNOWN, Command, Origin, Word, commands, render_echo, render_printf
 
@@ -132,7 +132,7 @@ def _shell_findings(text: str, settings: Settings) -> list[Finding]:
     findings: list[Finding] = []
     checker = LineChecker(lenient=settings.lenient, enabled=settings.enabled)
     for number, line in enumerate(text.split("\n")):
-        if len(line.encode("utf-8", "surrogatepass")) > settings.max_line_bytes:
+        if utf8_length(line) > settings.max_line_bytes:
             findings.append(
                 Finding(number, 0, number, 1, "BS002", Severity.WARNING, "line too long to analyse")
             )

@@ -35,6 +35,7 @@ __all__ = [
     "LineChecker",
     "close_match",
     "is_signal_like",
+    "utf8_length",
 ]
 
 LONG_SIGNAL_BYTES = 4096
@@ -61,6 +62,11 @@ def _shown(word: str) -> str:
     if len(word) <= _SHOWN_CHARS:
         return repr(word)
     return f"{word[:_SHOWN_CHARS]!r}... ({len(word)} characters)"
+
+
+def utf8_length(text: str) -> int:
+    """Bytes ``text`` takes in UTF-8; a lone surrogate (a document may hold one) counts 3."""
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def is_signal_like(text: str) -> bool:
@@ -137,7 +143,7 @@ class LineChecker:
                     " the last value, other JSON libraries may keep the first",
                 )
             )
-        if len(text) * 4 > LONG_SIGNAL_BYTES and len(text.encode()) > LONG_SIGNAL_BYTES:
+        if len(text) * 4 > LONG_SIGNAL_BYTES and utf8_length(text) > LONG_SIGNAL_BYTES:
             diagnostics.append(
                 Diagnostic(
                     "BS307",
@@ -145,7 +151,7 @@ class LineChecker:
                     line_no,
                     0,
                     len(text),
-                    f"signal line of {len(text.encode())} bytes, over {LONG_SIGNAL_BYTES}:"
+                    f"signal line of {utf8_length(text)} bytes, over {LONG_SIGNAL_BYTES}:"
                     " a write this long can interleave with other writers on the same pipe",
                 )
             )
@@ -164,10 +170,10 @@ class LineChecker:
         start = match.start()
 
         def add(code: str, begin: int, end: int, message: str) -> None:
+            # At least one character wide, but never past the end of the line.
+            end = min(max(end, begin + 1), max(len(text), begin))
             severity = CODES[code].severity
-            finding.diagnostics.append(
-                Diagnostic(code, severity, line_no, begin, max(end, begin + 1), message)
-            )
+            finding.diagnostics.append(Diagnostic(code, severity, line_no, begin, end, message))
 
         before = text[:start]
         if before and not before.isspace():
@@ -388,11 +394,13 @@ def _duplicate_keys(payload: str) -> list[str]:
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(items)
-        if len(result) != len(items):
+        if len(result) != len(items) and len(found) < MAX_DUPLICATE_KEYS_SHOWN:
             seen: set[str] = set()
             for key, _ in items:
                 if key in seen:
                     found[key] = None
+                    if len(found) >= MAX_DUPLICATE_KEYS_SHOWN:
+                        break
                 seen.add(key)
         return result
 

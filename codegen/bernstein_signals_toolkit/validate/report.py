@@ -24,7 +24,7 @@ from bernstein_signals.scanning import (
 
 from .codes import CODES, Severity
 from .diagnostics import Diagnostic
-from .lines import LineChecker, is_signal_like
+from .lines import LineChecker, is_signal_like, utf8_length
 
 __all__ = [
     "MAX_TRACKED",
@@ -379,8 +379,8 @@ def conformance_report(
                 checker.feed_overlong(count, len(line))
             elif b"ernstein" in line.lower():
                 checker.feed_bytes(count, line)
-        elif len(line) * 4 > max_line_bytes and len(line.encode()) > max_line_bytes:
-            checker.feed_overlong(count, len(line.encode()))
+        elif len(line) * 4 > max_line_bytes and utf8_length(line) > max_line_bytes:
+            checker.feed_overlong(count, utf8_length(line))
         elif is_signal_like(line):
             checker.feed_text(count, line)
     return checker.finish(count)
