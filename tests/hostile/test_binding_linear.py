@@ -181,4 +181,4 @@ def test_the_question_tracker_is_linear_in_the_questions_an_adapter_asks() -> No
 
         return run
 
-    assert_linear(make, 20_000, what="QuestionTracker feed/answer", repeats=3)
+    assert_linear(make, 50_000, what="QuestionTracker feed/answer", repeats=2)
