@@ -22,6 +22,7 @@ from bernstein_signals import (
     parse_signal,
     read_signals,
     scan_lines,
+    validate_payload,
 )
 from linear_support import LIMIT, assert_linear, growth_ratio
 
@@ -182,3 +183,31 @@ def test_the_question_tracker_is_linear_in_the_questions_an_adapter_asks() -> No
         return run
 
     assert_linear(make, 50_000, what="QuestionTracker feed/answer", repeats=2)
+
+
+_PAYLOAD_SHAPES: dict[str, tuple[str, Callable[[int], object]]] = {
+    "path-long-segment-bad-end": ("PLAN_READY", lambda n: {"path": ".sdd/" + "a" * n + "\x01"}),
+    "path-many-segments-bad-end": ("PLAN_READY", lambda n: {"path": ".sdd/" + "a/" * n + "\\"}),
+    "path-dot-segments": ("PLAN_READY", lambda n: {"path": ".sdd/" + "../" * n}),
+    "options-distinct": (
+        "QUESTION",
+        lambda n: {"question": "q", "options": [str(i) for i in range(n)]},
+    ),
+    "options-nested": (
+        "QUESTION",
+        lambda n: {"question": "q", "options": [[i, [i]] for i in range(n)]},
+    ),
+    "many-extra-members": ("BLOCKED", lambda n: {"reason": "r", **{f"k{i}": i for i in range(n)}}),
+}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("shape", list(_PAYLOAD_SHAPES))
+def test_validate_payload_is_linear_in_the_payload(shape: str) -> None:
+    kind, build = _PAYLOAD_SHAPES[shape]
+
+    def make(size: int) -> Callable[[], object]:
+        payload = build(size)
+        return lambda: validate_payload(kind, payload)
+
+    assert_linear(make, 20_000, what=f"validate_payload on {shape}", repeats=3)
