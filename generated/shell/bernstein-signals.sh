@@ -486,10 +486,10 @@ _bsig_jstr() {
   # shellcheck disable=SC2086 # split on purpose; noglob is on; x keeps a last empty piece
   $_bsig_bi set -- ${_bsig_s}x
   IFS=$_bsig_ifs_own
-  _bsig_esc1='' _bsig_hi=''
-  while [ "$#" -gt 0 ]; do
-    _bsig_x=$1
-    shift
+  _bsig_esc1='' _bsig_hi='' _bsig_k=0
+  # A for loop: shift per piece costs the whole list in some shells (ksh93).
+  for _bsig_x in "$@"; do
+    _bsig_k=$((_bsig_k + 1))
     if [ -n "$_bsig_esc1" ]; then
       # The piece after an escaping backslash: the escape, then literal text.
       case $_bsig_x in
@@ -534,6 +534,7 @@ _bsig_jstr() {
         [ -z "$_bsig_decode" ] || _bsig_acc "$_bsig_q"
         # The rest of the line: this piece after its first quote, then the
         # pieces not looked at, joined again.
+        shift "$_bsig_k"
         _bsig_jn=$#
         IFS=\\
         _bsig_rq="$*"
@@ -1122,7 +1123,8 @@ _bsig_do_ask() {
           ;;
       esac
     fi
-    _bsig_s=${_bsig_s%"$_bsig_cr"}
+    # Not ${s%"$cr"}: ksh93 takes time quadratic in the length when it does not match.
+    case $_bsig_s in *"$_bsig_cr") _bsig_s=${_bsig_s%?} ;; esac
     if ! _bsig_reply; then
       _bsig_err 'malformed reply: expected {"in_reply_to": ID or null, "answer": TEXT} on one line'
       return 3

@@ -256,3 +256,29 @@ def test_escaping_grows_linearly(shell: str) -> None:
         return go
 
     assert_linear(make, 5_000, what=f"{shell}: escaping", repeats=3)  # type: ignore[arg-type]
+
+
+_ESCAPED = '\\"\\\\\\n\\u00e9\\ud83d\\ude00x%'
+
+
+@pytest.mark.timeout(900)
+def test_decoding_grows_linearly(shell: str) -> None:
+    command = shell_command(shell)
+
+    def make(size: int) -> object:
+        answer = _ESCAPED * (size // len(_ESCAPED))
+        reply = ('{"in_reply_to":null,"answer":"' + answer + '"}\n').encode()
+        script = f'. "{LIBRARY}"; bernstein_ask Q >/dev/null'
+
+        def go() -> None:
+            subprocess.run(
+                [*command, "-c", script],
+                input=reply,
+                capture_output=True,
+                env={"LC_ALL": UTF8, "PATH": ""},
+                check=True,
+            )
+
+        return go
+
+    assert_linear(make, 2_000, what=f"{shell}: decoding", repeats=3)  # type: ignore[arg-type]
