@@ -100,6 +100,41 @@ def _non_ascii_text(size: int) -> str:
     return _fill(f'{_PREFIX}COMPLETED {{"a":"', "é\u2028😀", '"}', size)
 
 
+# -- the validator's and the language server's own slow paths --------------
+
+
+def _distinct_duplicate_keys(size: int) -> str:
+    # the validator located each duplicated key with one regex pass over the line
+    count = max(1, size // 16)
+    members = ",".join(f'"k{n}":1,"k{n}":2' for n in range(count))
+    return f"{_PREFIX}COMPLETED {{{members}}}"
+
+
+def _many_schema_errors(size: int) -> str:
+    # one BS101 per item, each placed by the span scanner
+    return _fill(f'{_PREFIX}QUESTION {{"question":"q","options":[', "1,", "1]}", size)
+
+
+def _text_before_prefix(size: int) -> str:
+    # BS214 explains the signal after the text, once
+    return _fill("", "x BERNSTEIN:COMPLETED ", "", size)
+
+
+def _near_miss_words(size: int) -> str:
+    # prose naming the prefix over and over: every mention is a near-miss candidate
+    return _fill("", "bernstein : completed ", "", size)
+
+
+def _long_key_being_typed(size: int) -> str:
+    # completion used to search [A-Za-z0-9_-]*\Z from every position (40 KB: 12 s)
+    return _fill(f'{_PREFIX}COMPLETED {{"', "a", "", size)
+
+
+def _many_keys_to_hover(size: int) -> str:
+    # hover sliced the rest of the payload after every string
+    return _fill(f"{_PREFIX}COMPLETED {{", '"a":"b",', '"z":0}', size)
+
+
 ORDINARY_LINE: Callable[[int], str] = ordinary_line
 """The baseline every shape is compared with."""
 
@@ -121,6 +156,12 @@ HOSTILE_LINES: dict[str, Callable[[int], str]] = {
     "repeated-prefix": _repeated_prefix,
     "raw-controls": _raw_controls,
     "non-ascii-text": _non_ascii_text,
+    "distinct-duplicate-keys": _distinct_duplicate_keys,
+    "many-schema-errors": _many_schema_errors,
+    "text-before-prefix": _text_before_prefix,
+    "near-miss-words": _near_miss_words,
+    "long-key-being-typed": _long_key_being_typed,
+    "many-keys-to-hover": _many_keys_to_hover,
 }
 """Shape name -> builder (size in bytes -> line without terminator)."""
 

@@ -1,19 +1,31 @@
-"""The language server on a 100,000-line log: time to diagnostics, and hover while it works.
+"""The language server on a 100,000-line log, and its analysis on hostile lines.
 
-Hover round trips on a small document are timed while the server is idle,
-then while it analyses the big log (opened just before). The ratio shows how
-much the analysis (in a worker thread) delays other requests.
+1. Hover round trips on a small document are timed while the server is idle,
+   then while it analyses the big log (opened just before). The ratio shows
+   how much the analysis (in a worker thread) delays other requests.
+2. Hostile lines (issue 10 item 2): every shape of benchmarks/_hostile_lines.py
+   at 1 MiB as a log document through ``analyse``, ``hover`` (around the
+   middle) and ``completions`` (at the end), and at 64 KiB inside a shell
+   script (``printf '%s\n' LINE``) through the same calls and
+   ``rewrite_as_helper``; each as a ratio to an ordinary payload line of the
+   same size in the same run, target at most 3x.
 """
 
 from __future__ import annotations
 
 import asyncio
+import shlex
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
+
+from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE
+from benchmarks._timing import per_call
+from bernstein_signals_toolkit.lsp import analysis, assist
 
 SERVER = [sys.executable, "-m", "bernstein_signals_toolkit.cli", "lsp"]
 
@@ -83,8 +95,62 @@ async def _run(lines: int, samples: int) -> None:
         print(f"ratio (median busy / median idle): {ratio:.1f}x")
 
 
+_TARGET = 3.0
+_SETTINGS = analysis.Settings(max_line_bytes=1 << 30)
+
+
+def _log_calls(line: str) -> dict[str, Callable[[], object]]:
+    middle = len(line) // 2
+
+    def hover_middle() -> None:
+        for column in range(middle, middle + 24):
+            assist.hover(line, 0, column, shell=False)
+
+    return {
+        "analyse": lambda: analysis.analyse(line, shell=False, settings=_SETTINGS),
+        "hover": hover_middle,
+        "complete": lambda: assist.completions(line, 0, len(line), shell=False),
+    }
+
+
+def _script_calls(line: str) -> dict[str, Callable[[], object]]:
+    script = f"printf '%s\\n' {shlex.quote(line)}"
+    return {
+        "analyse": lambda: analysis.analyse(script, shell=True, settings=_SETTINGS),
+        "hover": lambda: assist.hover(script, 0, len(script) // 2, shell=True),
+        "complete": lambda: assist.completions(script, 0, len(script) - 1, shell=True),
+        "rewrite": lambda: analysis.rewrite_as_helper(script, 0),
+    }
+
+
+def _best(run: Callable[[], object], repeats: int) -> float:
+    run()
+    return min(per_call(run, 1) for _ in range(repeats))
+
+
+def _hostile(
+    title: str, size: int, calls: Callable[[str], dict[str, Callable[[], object]]], repeats: int
+) -> None:
+    base = {name: _best(call, repeats) for name, call in calls(ORDINARY_LINE(size)).items()}
+    names = list(base)
+    print(f"{title}, lines of {size:,} bytes; ratio to an ordinary payload line; target <= 3x")
+    print(f"{'ordinary (ms)':<28}" + "".join(f"{base[n] * 1e3:>12.2f}" for n in names))
+    print(f"{'shape':<28}" + "".join(f"{n:>12}" for n in names))
+    missed = []
+    for shape, build in HOSTILE_LINES.items():
+        ratios = {
+            name: _best(call, repeats) / base[name] for name, call in calls(build(size)).items()
+        }
+        print(f"{shape:<28}" + "".join(f"{ratios[n]:>11.2f}x" for n in names), flush=True)
+        missed += [f"{shape}/{n}" for n in names if ratios[n] > _TARGET]
+    print(f"over {_TARGET:g}x: {', '.join(missed) if missed else 'none'}")
+
+
 def main(quick: bool = False) -> None:
     asyncio.run(_run(10_000 if quick else 100_000, 20))
+    repeats = 3 if quick else 5
+    _hostile("log documents", 1 << (16 if quick else 20), _log_calls, repeats)
+    _hostile("shell scripts", 1 << (13 if quick else 16), _script_calls, repeats)
 
 
 if __name__ == "__main__":

@@ -1,21 +1,54 @@
-"""The validator against the bare scan it must stay close to, measured side by side.
+"""The validator against the bare scan it must stay close to, on hostile lines, and its memory.
 
-Both read the same 1,000,000-line corpus file (about 2% signals, fixed seed).
-The baseline is the cheapest useful pass over it: ``iter_signals`` over the
-file's lines. ``validate`` (report_from_binary, what the CLI runs) must cost at
-most 3x that; the Python API over str lines (conformance_report) is reported
-apart.
+1. Throughput: both read the same 1,000,000-line corpus file (about 2% signals,
+   fixed seed). The baseline is the cheapest useful pass over it:
+   ``iter_signals`` over the file's lines. ``validate`` (report_from_binary,
+   what the CLI runs) must cost at most 3x that; the Python API over str lines
+   (conformance_report) is reported apart.
+2. Hostile lines (issue 10 item 2): every shape of benchmarks/_hostile_lines.py
+   at 1 MiB through ``LineChecker.check`` (strict and lenient) and through the
+   CLI's path (report_from_binary), each as a ratio to an ordinary 1 MiB
+   payload line measured in the same run; target at most 3x.
+3. Memory (issue 10 item 9): peak RSS of ``bernstein-signals validate`` reading
+   10,000 and then 1,000,000 signal lines of about 1 KB from a pipe, each in
+   a fresh process; target under 10 MB growth.
 """
 
 from __future__ import annotations
 
+import io
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks._corpus import DATA, corpus_lines
-from benchmarks._timing import report, side_by_side
+from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE
+from benchmarks._timing import per_call, report, side_by_side
 from bernstein_signals import iter_signals
 from bernstein_signals_toolkit.validate import conformance_report
+from bernstein_signals_toolkit.validate.lines import LineChecker
 from bernstein_signals_toolkit.validate.report import report_from_binary
+
+_TARGET = 3.0
+_MAX_GROWTH_MB = 10.0
+# A fresh parent per measurement: RUSAGE_CHILDREN is the largest child it ever waited for.
+_RSS_PROBE = """
+import resource, subprocess, sys
+count = int(sys.argv[1])
+line = b'BERNSTEIN:QUESTION {"question":"' + b"x" * 960 + b'","id":"q%d"}\\n'
+command = [sys.executable, "-m", "bernstein_signals_toolkit.cli", "validate"]
+child = subprocess.Popen(
+    [*command, "--format", sys.argv[2], "-"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL
+)
+assert child.stdin is not None
+batch = 1000
+for start in range(0, count, batch):
+    child.stdin.write(b"".join(line % n for n in range(start, min(start + batch, count))))
+child.stdin.close()
+child.wait()
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
 
 
 def _corpus_file(quick: bool) -> tuple[Path, int]:
@@ -55,6 +88,62 @@ def main(quick: bool = False) -> None:
     report("validate (binary stream, CLI)", count, times, baseline, "time <= 3x")
     times = side_by_side(validate_lines, bare_scan, repeats=repeats)
     report("conformance_report (str lines)", count, times, baseline, "time none (reported apart)")
+    _hostile(quick)
+    _memory(quick)
+
+
+def _calls(line: str) -> dict[str, Callable[[], object]]:
+    data = (line + "\n").encode("utf-8", "surrogatepass")
+    return {
+        "check": lambda: LineChecker().check(line, 1),
+        "lenient": lambda: LineChecker(lenient=True).check(line, 1),
+        "validate": lambda: report_from_binary(io.BytesIO(data), max_line_bytes=1 << 30),
+    }
+
+
+def _best(run: Callable[[], object], repeats: int) -> float:
+    run()
+    return min(per_call(run, 1) for _ in range(repeats))
+
+
+def _hostile(quick: bool) -> None:
+    size = 1 << (16 if quick else 20)
+    repeats = 3 if quick else 5
+    base = {name: _best(call, repeats) for name, call in _calls(ORDINARY_LINE(size)).items()}
+    names = list(base)
+    print(f"hostile lines of {size:,} bytes; ratio to an ordinary payload line; target <= 3x")
+    print(f"{'ordinary (ms)':<28}" + "".join(f"{base[n] * 1e3:>12.2f}" for n in names))
+    print(f"{'shape':<28}" + "".join(f"{n:>12}" for n in names))
+    missed = []
+    for shape, build in HOSTILE_LINES.items():
+        calls = _calls(build(size))
+        ratios = {name: _best(call, repeats) / base[name] for name, call in calls.items()}
+        print(f"{shape:<28}" + "".join(f"{ratios[n]:>11.2f}x" for n in names), flush=True)
+        missed += [f"{shape}/{n}" for n in names if ratios[n] > _TARGET]
+    print(f"over {_TARGET:g}x: {', '.join(missed) if missed else 'none'}")
+
+
+def _peak_rss_mb(lines: int, output: str) -> float:
+    result = subprocess.run(
+        [sys.executable, "-c", _RSS_PROBE, str(lines), output],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+    )
+    return int(result.stdout) / 1024  # ru_maxrss is in KiB on Linux
+
+
+def _memory(quick: bool) -> None:
+    small, big = 10_000, 100_000 if quick else 1_000_000
+    for output in ("text", "json"):
+        low, high = _peak_rss_mb(small, output), _peak_rss_mb(big, output)
+        verdict = "ok" if high - low < _MAX_GROWTH_MB else "OVER"
+        print(
+            f"validate --format {output}: peak RSS {low:.1f} MB for {small:,} signal lines,"
+            f" {high:.1f} MB for {big:,} (growth {high - low:+.1f} MB, target"
+            f" < {_MAX_GROWTH_MB:g} MB: {verdict})",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

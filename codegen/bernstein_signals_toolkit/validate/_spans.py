@@ -21,6 +21,7 @@ __all__ = ["Layout", "layout", "locate", "value_spans"]
 _STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"')
 _SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null")
 _SPACE = re.compile(r"[ \t\r\n]*+")
+_SKIP = json.JSONDecoder()
 
 
 def _escape(token: str) -> str:
@@ -37,11 +38,16 @@ class Layout:
     """Key -> span of its last repetition inside one object, in the order first repeated."""
 
 
+class _Found(Exception):
+    """Every wanted pointer has its span: the scan can stop."""
+
+
 class _Scanner:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, wanted: set[str] | None) -> None:
         self.text = text
         self.found = Layout()
         self.spans = self.found.spans
+        self.wanted = wanted
 
     def _space(self, pos: int) -> int:
         return _SPACE.match(self.text, pos).end()  # type: ignore[union-attr]
@@ -51,10 +57,15 @@ class _Scanner:
         if depth > MAX_NESTING_DEPTH:
             raise ValueError(pos)  # the binding refuses it; never recurse without a bound
         text = self.text
+        start = pos
+        if not self._wants_inside(pointer):
+            return _SKIP.raw_decode(text, start)[1]  # nothing wanted inside: json's C scanner
         pos = self._space(pos + 1)
         index = 0
         seen: set[str] = set()
         while text[pos] != closing:
+            if not self._wants_inside(pointer):
+                return _SKIP.raw_decode(text, start)[1]
             if closing == "}":
                 key = _STRING.match(text, pos)
                 if key is None:
@@ -74,6 +85,13 @@ class _Scanner:
                 pos = self._space(pos + 1)
         return pos + 1
 
+    def _wants_inside(self, pointer: str) -> bool:
+        """Whether a wanted pointer lies inside the container at ``pointer``."""
+        if self.wanted is None:
+            return True
+        prefix = pointer + "/"
+        return any(wanted.startswith(prefix) for wanted in self.wanted)
+
     def value(self, pos: int, pointer: str, depth: int = 0) -> int:
         char = self.text[pos]
         if char in "{[":
@@ -84,13 +102,21 @@ class _Scanner:
                 raise ValueError(pos)
             end = match.end()
         self.spans[pointer] = (pos, end)  # a later duplicate key overwrites: last wins
+        if self.wanted is not None:
+            self.wanted.discard(pointer)
+            if not self.wanted:
+                raise _Found
         return end
 
 
-def layout(text: str) -> Layout:
-    """Spans and duplicate keys of ``text``, as far as it could be scanned."""
-    scanner = _Scanner(text)
-    with contextlib.suppress(IndexError, ValueError):
+def layout(text: str, wanted: set[str] | None = None) -> Layout:
+    """Spans and duplicate keys of ``text``, as far as it could be scanned.
+
+    With ``wanted`` pointers, the scan stops once each has its span (a member
+    that is missing never does: its parent's span is found last).
+    """
+    scanner = _Scanner(text, None if wanted is None else set(wanted))
+    with contextlib.suppress(IndexError, ValueError, _Found):
         scanner.value(scanner._space(0), "")
     return scanner.found
 

@@ -32,6 +32,7 @@ from .diagnostics import Diagnostic
 __all__ = [
     "LONG_SIGNAL_BYTES",
     "MAX_DUPLICATE_KEYS_SHOWN",
+    "MAX_SCHEMA_ERRORS_SHOWN",
     "LineChecker",
     "close_match",
     "is_signal_like",
@@ -42,6 +43,8 @@ LONG_SIGNAL_BYTES = 4096
 """PIPE_BUF on Linux: longer writes may interleave with other writers."""
 MAX_DUPLICATE_KEYS_SHOWN = 20
 """BS213 names at most this many distinct duplicated keys per line (each costs a pass)."""
+MAX_SCHEMA_ERRORS_SHOWN = 20
+"""BS101 diagnostics per line; the last one counts the rest (a line can hold millions)."""
 
 _KINDS = {kind.value for kind in SignalKind}
 _TRIGGER = re.compile(r"(?i)bernstein")
@@ -115,9 +118,11 @@ class LineChecker:
         diagnostics: list[Diagnostic] = []
         payload_text = text[offset:].rstrip() if signal.payload or "{" in text[offset:] else ""
         errors = validate_payload(signal.kind, signal.payload)
-        spans = layout(payload_text).spans if errors else {}
-        for error in errors:
+        shown = errors[:MAX_SCHEMA_ERRORS_SHOWN]
+        spans = layout(payload_text, {error.pointer for error in shown}).spans if shown else {}
+        for index, error in enumerate(shown):
             start, end = locate(spans, error.pointer) or (0, len(payload_text))
+            more = len(errors) - len(shown) if index == len(shown) - 1 else 0
             diagnostics.append(
                 Diagnostic(
                     "BS101",
@@ -126,7 +131,8 @@ class LineChecker:
                     offset + start,
                     offset + end,
                     f"{signal.kind} payload at {error.pointer or '/'}: {error.message}"
-                    f" [{error.rule}]",
+                    f" [{error.rule}]"
+                    + (f" (and {more} more schema errors on this line)" if more else ""),
                     pointer=error.pointer,
                 )
             )
