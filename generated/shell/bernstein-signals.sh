@@ -486,10 +486,10 @@ _bsig_jstr() {
   # shellcheck disable=SC2086 # split on purpose; noglob is on; x keeps a last empty piece
   $_bsig_bi set -- ${_bsig_s}x
   IFS=$_bsig_ifs_own
-  _bsig_esc1='' _bsig_hi='' _bsig_k=0
+  _bsig_esc1='' _bsig_hi='' _bsig_jk=0
   # A for loop: shift per piece costs the whole list in some shells (ksh93).
   for _bsig_x in "$@"; do
-    _bsig_k=$((_bsig_k + 1))
+    _bsig_jk=$((_bsig_jk + 1))
     if [ -n "$_bsig_esc1" ]; then
       # The piece after an escaping backslash: the escape, then literal text.
       case $_bsig_x in
@@ -534,7 +534,7 @@ _bsig_jstr() {
         [ -z "$_bsig_decode" ] || _bsig_acc "$_bsig_q"
         # The rest of the line: this piece after its first quote, then the
         # pieces not looked at, joined again.
-        shift "$_bsig_k"
+        shift "$_bsig_jk"
         _bsig_jn=$#
         IFS=\\
         _bsig_rq="$*"
@@ -1010,19 +1010,19 @@ _bsig_read_t() {
   _bsig_t0=$SECONDS
   while :; do
     _bsig_rem=$((_bsig_tmo - (SECONDS - _bsig_t0)))
-    _bsig_c='' _bsig_rc=0
+    _bsig_c='' _bsig_trc=0
     if [ "$((_bsig_rem > 0))" -eq 1 ]; then
       if [ "$_bsig_sh" = zsh ]; then
         # shellcheck disable=SC3045 # zsh
-        IFS= builtin read -r -u 0 -t "$_bsig_rem" -k 1 _bsig_c || _bsig_rc=1
+        IFS= builtin read -r -u 0 -t "$_bsig_rem" -k 1 _bsig_c || _bsig_trc=1
       else
         # shellcheck disable=SC3045 # ksh93
-        IFS= command read -r -N 1 -t "$_bsig_rem" _bsig_c || _bsig_rc=1
+        IFS= command read -r -N 1 -t "$_bsig_rem" _bsig_c || _bsig_trc=1
       fi
     else
-      _bsig_rc=1
+      _bsig_trc=1
     fi
-    if [ "$_bsig_rc" -ne 0 ] || [ -z "$_bsig_c" ]; then
+    if [ "$_bsig_trc" -ne 0 ] || [ -z "$_bsig_c" ]; then
       _bsig_acc_end
       _bsig_s=$_bsig_j
       [ "$((SECONDS - _bsig_t0 < _bsig_tmo))" -eq 1 ] && return 1
