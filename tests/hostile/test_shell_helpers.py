@@ -67,9 +67,13 @@ def _check(shell: str, setup: str, call: str, args: list[str], reply: bytes = b"
     assert len(status_lines) == 1, result.stderr
     status = int(status_lines[0].removeprefix(b"status="))
     assert status in (0, 1, 2, 3), (status, result.stderr)
+    messages = [line for line in result.stderr.split(b"\n") if line.startswith(b"bernstein_")]
     if status == 2:
         assert result.stdout == b"" or call.startswith("bernstein_ask"), result.stdout
-    return result.stdout
+        assert len(messages) == 1, result.stderr
+    if status in (1, 3):
+        assert messages, result.stderr
+    return result.stdout if status == 0 else b""
 
 
 @pytest.mark.timeout(600)
@@ -80,10 +84,10 @@ def test_emit_under_hostile_caller_settings(shell: str, setup: str) -> None:
     def check(extra: list[str], text: str) -> None:
         args = [f"k={text}", *extra]
         stdout = _check(shell, _SETUPS[setup], 'bernstein_emit COMPLETED "$@"', args)
-        for line in stdout.split(b"\n")[:-1]:
-            if line.startswith(b"BERNSTEIN:"):
-                signal = parse_signal(line.decode("utf-8", "surrogateescape"))
-                assert signal is not None, line
+        if stdout:
+            signal = parse_signal(stdout.removesuffix(b"\n").decode("utf-8"))
+            assert signal is not None, stdout
+            assert signal.payload["k"] == text
 
     check()
 

@@ -80,19 +80,19 @@ _bsig_ifs_own=" 	$_bsig_nl"
 case $_bsig_sh in
   mksh)
     _bsig_out() { command print -r -- "$1"; }
-    _bsig_err() { command print -ru2 -- "$_bsig_fn: $1"; }
+    _bsig_err() { _bsig_one_line "$1" && command print -ru2 -- "$_bsig_fn: $_bsig_msg"; }
     _bsig_t=$(command print -n '\0011/\0015/\0001\0002\0003\0004\0005\0006\0007\0010\0011\0012\0013\0014\0015\0016\0017\0020\0021\0022\0023\0024\0025\0026\0027\0030\0031\0032\0033\0034\0035\0036\0037/\0302\0205/\0342\0200\0250/\0342\0200\0251/\0355/\0240\0241\0242\0243\0244\0245\0246\0247\0250\0251\0252\0253\0254\0255\0256\0257\0260\0261\0262\0263\0264\0265\0266\0267\0270\0271\0272\0273\0274\0275\0276\0277/')
     _bsig_oct='\0'
     ;;
   bash | zsh)
     _bsig_out() { builtin printf '%s\n' "$1"; }
-    _bsig_err() { builtin printf '%s\n' "$_bsig_fn: $1" >&2; }
+    _bsig_err() { _bsig_one_line "$1" && builtin printf '%s\n' "$_bsig_fn: $_bsig_msg" >&2; }
     _bsig_t=$(builtin printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/\355/\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277/')
     _bsig_oct=\\
     ;;
   *)
     _bsig_out() { command printf '%s\n' "$1"; }
-    _bsig_err() { command printf '%s\n' "$_bsig_fn: $1" >&2; }
+    _bsig_err() { _bsig_one_line "$1" && command printf '%s\n' "$_bsig_fn: $_bsig_msg" >&2; }
     _bsig_t=$(command printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/\355/\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277/')
     _bsig_oct=\\
     ;;
@@ -107,6 +107,21 @@ _bsig_u2029=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
 _bsig_ed=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
 _bsig_a0bf=${_bsig_t%%/*} _bsig_t=''
 _bsig_ws=" $_bsig_tab"
+
+# _bsig_one_line MESSAGE: _bsig_msg becomes MESSAGE, JSON-escaped when an
+# argument quoted in it holds a control or line-breaking character: one
+# problem, one line on stderr.
+_bsig_one_line() {
+  _bsig_msg=$1
+  case $_bsig_msg in
+    *["$_bsig_ctl"]* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*)
+      _bsig_ej=$_bsig_j
+      _bsig_esc "$_bsig_msg"
+      _bsig_msg=$_bsig_j _bsig_j=$_bsig_ej
+      ;;
+  esac
+  return 0
+}
 
 # -- the caller's state: saved on entry to a public function, restored on return --
 
