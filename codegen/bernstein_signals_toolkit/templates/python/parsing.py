@@ -18,6 +18,8 @@ __all__ = ["iter_signals", "parse_signal"]
 
 _KINDS: Final = {kind.value: kind for kind in SignalKind}
 _PREFIX_LENGTH: Final = len(SIGNAL_PREFIX)
+_LONGEST_KIND: Final = max(map(len, _KINDS))
+"""A longer word after the prefix is no kind: refused without copying or hashing it."""
 _startswith: Final = str.startswith
 _LEADING_SPACE: Final = re.compile(r"\s*")
 _LENIENT_KIND: Final = re.compile(r"\s*(\S+)\s*")
@@ -28,8 +30,10 @@ def _strict(line: str) -> StreamSignal | None:
     """Parse a str already known to start with the prefix."""
     if line.endswith("\n"):
         line = line[:-2] if line.endswith("\r\n") else line[:-1]
-    space = line.find(" ", _PREFIX_LENGTH)
+    space = line.find(" ", _PREFIX_LENGTH, _PREFIX_LENGTH + _LONGEST_KIND + 1)
     if space < 0:
+        if len(line) > _PREFIX_LENGTH + _LONGEST_KIND:
+            return None
         kind = _KINDS.get(line[_PREFIX_LENGTH:])
         return None if kind is None else new_signal(kind, {}, line)
     kind = _KINDS.get(line[_PREFIX_LENGTH:space])
@@ -47,7 +51,7 @@ def _lenient(line: str) -> StreamSignal | None:
     if not line.startswith(SIGNAL_PREFIX, begin):
         return None
     found = _LENIENT_KIND.match(line, begin + _PREFIX_LENGTH)
-    if found is None:
+    if found is None or found.end(1) - found.start(1) > _LONGEST_KIND:
         return None
     kind = _KINDS.get(found[1])
     if kind is None:
