@@ -381,3 +381,38 @@ async def test_malformed_requests_get_errors_not_crashes(client: LanguageClient)
     assert _codes(await _open(client, uri, "BERNSTEIN:COMPLETE\n")) == ["BS204", "BS301"]
     assert await _hover(client, uri, 5, 99) is None
     assert await _hover(client, uri, 0, 12) is None  # an unknown kind has no hover
+
+
+async def test_positions_and_data_out_of_range_get_answers(client: LanguageClient) -> None:
+    """Issue 10: these raised IndexError in the server (past the end of a shell document,
+    a code action whose data points outside the document)."""
+    script = "file:///short.sh"
+    await _open(client, script, "bernstein_question 'Go?'\n", "shellscript")
+    assert await _hover(client, script, 40, 3) is None
+    assert await _hover(client, script, 0, 500) is None
+    assert await _complete(client, script, 40, 3) == []
+    bad = [
+        {"edit": [-3, 0, -1, 2, "x"]},
+        {"edit": [99, 0, 99, 2, "x"]},
+        {"edit": [0, 0, 0, 500, "x"]},
+        {"edit": [0, "a", 0, 2, "x"]},
+        {"edit": [0, 0, 0, 2]},
+        {"edit": [True, 0, 0, 2, "x"]},
+        {"edit": [0, 0, 0, 2, None]},
+        {"edit": "nope"},
+        [1, 2],
+    ]
+    diagnostics = [
+        lsp.Diagnostic(lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)), "m", data=data)
+        for data in bad
+    ]
+    actions = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(script),
+            lsp.Range(lsp.Position(0, 0), lsp.Position(2**31 - 1, 0)),
+            lsp.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    assert actions is not None
+    # None of them is this document's edit: each is dropped, none clamped into the text.
+    assert [a for a in actions if isinstance(a, lsp.CodeAction) and a.diagnostics] == []

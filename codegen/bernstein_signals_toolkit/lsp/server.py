@@ -282,6 +282,11 @@ def build_server() -> SignalsLanguageServer:
             if found is None:
                 continue
             line, start, end_line, end, text = found
+            lines = ls.lines(uri)
+            if not line <= end_line < len(lines) or start > len(lines[line]):
+                continue  # not this version's: an edit there would damage the document
+            if end > len(lines[end_line]):
+                continue
             with contextlib.suppress(TypeError, ValueError):
                 edit = lsp.TextEdit(ls.lsp_range(uri, line, start, end_line, end), text)
                 actions.append(
