@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import time
+
 import pytest
 
-from shell_support import Result, reference_format, run
+from shell_support import LIBRARY, SHELLS, UTF8, Result, reference_format, run, shell_command
 
 
 def test_emit_sorts_keys_and_takes_raw_json(shell: str) -> None:
@@ -189,3 +193,31 @@ def test_ask_timeout(shell: str) -> None:
     result = run(shell, "bernstein_ask --timeout x Q\necho status=$? >&2", stdin=b"")
     assert b"status=2" in result.stderr
     assert result.stdout == b""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("shell_name", [name for name in SHELLS if name != "dash"])
+def test_ask_timeout_keeps_a_partial_line_for_the_next_call(shell_name: str) -> None:
+    """Half a reply, a stall past the timeout, then the rest: status 1, nothing lost.
+
+    dash has no read -t: there --timeout is refused (test_ask_timeout).
+    """
+    body = """bernstein_ask --var A --timeout 0.3 Q >/dev/null
+first=$?
+bernstein_ask --var A Q >/dev/null
+printf '%s %s [%s]' "$first" "$?" "$A" >&2"""
+    script = f'. "{LIBRARY}"\n{body}\n'
+    with subprocess.Popen(
+        [*shell_command(shell_name), "-c", script],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={"LC_ALL": UTF8, "PATH": os.environ.get("PATH", "")},
+    ) as process:
+        assert process.stdin is not None
+        process.stdin.write(b'{"in_reply_to":null,"ans')
+        process.stdin.flush()
+        time.sleep(1.0)
+        _, stderr = process.communicate(b'wer":"ok \\u00e9"}\n', timeout=30)
+    assert stderr.endswith("1 0 [ok é]".encode()), stderr
+    assert b"no reply within 0.3 seconds" in stderr

@@ -1003,51 +1003,75 @@ _bsig_reply() {
 # _bsig_read_t: read a reply line into _bsig_s within _bsig_tmo seconds.
 # Status 0, 1 at end of input, above 128 at the timeout with the partial line
 # in _bsig_s. bash's and mksh's read -t do exactly that. zsh's waits past a
-# partial line and ksh93's drops it: there, one byte at a time, against a
-# deadline. busybox's read -t also drops a partial line (see README).
-# shellcheck disable=SC3028 # SECONDS: only read in zsh and ksh93
+# partial line, ksh93's and busybox's drop it: there, one byte at a time,
+# against a deadline on a clock in microseconds (zsh: a local float SECONDS;
+# ksh93: SECONDS; busybox: EPOCHREALTIME).
+# shellcheck disable=SC3028,SC3045 # SECONDS, EPOCHREALTIME, read options: not in sh
 _bsig_read_t() {
   case $_bsig_sh in
     zsh)
       # shellcheck disable=SC3043 # zsh: a float clock, local to this call
       local -F SECONDS=0
       ;;
-    ksh) ;;
+    ksh | sh) ;;
     *)
-      # shellcheck disable=SC3045 # only used where read has -t
       IFS= $_bsig_bi read -r -t "$_bsig_tmo" _bsig_s
       return
       ;;
   esac
+  _bsig_us "$_bsig_tmo"
+  _bsig_limit=$_bsig_t
+  _bsig_now
+  _bsig_t0=$_bsig_t
   _bsig_acc_start
-  _bsig_t0=$SECONDS
   while :; do
-    _bsig_rem=$((_bsig_tmo - (SECONDS - _bsig_t0)))
-    _bsig_c='' _bsig_trc=0
-    if [ "$((_bsig_rem > 0))" -eq 1 ]; then
-      if [ "$_bsig_sh" = zsh ]; then
-        # shellcheck disable=SC3045 # zsh
-        IFS= builtin read -r -u 0 -t "$_bsig_rem" -k 1 _bsig_c || _bsig_trc=1
-      else
-        # shellcheck disable=SC3045 # ksh93
-        IFS= command read -r -N 1 -t "$_bsig_rem" _bsig_c || _bsig_trc=1
-      fi
-    else
-      _bsig_trc=1
+    _bsig_now
+    _bsig_rem=$((_bsig_limit - (_bsig_t - _bsig_t0)))
+    # Two newlines: no one-byte read gives that, and a read that times out
+    # leaves its variable as it was (end of input empties it).
+    _bsig_c=$_bsig_nl$_bsig_nl _bsig_trc=1
+    if [ "$_bsig_rem" -gt 0 ]; then
+      _bsig_frac=$((1000000 + _bsig_rem % 1000000))
+      _bsig_rem=$((_bsig_rem / 1000000)).${_bsig_frac#1}
+      _bsig_trc=0
+      case $_bsig_sh in
+        zsh) IFS= builtin read -r -u 0 -t "$_bsig_rem" -k 1 _bsig_c || _bsig_trc=1 ;;
+        ksh) IFS= command read -r -N 1 -t "$_bsig_rem" _bsig_c || _bsig_trc=1 ;;
+        *) IFS= command read -r -n 1 -t "$_bsig_rem" _bsig_c || _bsig_trc=1 ;;
+      esac
     fi
-    if [ "$_bsig_trc" -ne 0 ] || [ -z "$_bsig_c" ]; then
+    if [ "$_bsig_trc" -ne 0 ]; then
       _bsig_acc_end
       _bsig_s=$_bsig_j
-      [ "$((SECONDS - _bsig_t0 < _bsig_tmo))" -eq 1 ] && return 1
-      return 142
+      [ "$_bsig_c" = "$_bsig_nl$_bsig_nl" ] && return 142
+      return 1
     fi
-    if [ "$_bsig_c" = "$_bsig_nl" ]; then
+    # A newline ends the line (busybox's read -n 1 gives it as empty).
+    if [ -z "$_bsig_c" ] || [ "$_bsig_c" = "$_bsig_nl" ]; then
       _bsig_acc_end
       _bsig_s=$_bsig_j
       return 0
     fi
     _bsig_acc "$_bsig_c"
   done
+}
+
+# _bsig_now: the clock, in microseconds, into _bsig_t.
+# shellcheck disable=SC3028 # SECONDS, EPOCHREALTIME: zsh, ksh93, busybox
+_bsig_now() {
+  case $_bsig_sh in
+    sh) _bsig_us "$EPOCHREALTIME" ;;
+    *) _bsig_us "$SECONDS" ;;
+  esac
+}
+
+# _bsig_us SECONDS: a decimal number of seconds as whole microseconds, in _bsig_t.
+_bsig_us() {
+  _bsig_ti=${1%%.*} _bsig_tf=''
+  case $1 in *.*) _bsig_tf=${1#*.} ;; esac
+  _bsig_tf=${_bsig_tf}000000
+  _bsig_tf=${_bsig_tf%"${_bsig_tf#??????}"}
+  _bsig_t=$(( ${_bsig_ti:-0} * 1000000 + 1$_bsig_tf - 1000000 ))
 }
 
 _bsig_can_time_out() {
