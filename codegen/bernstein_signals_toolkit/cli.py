@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from . import __version__
 from .commands import COMMANDS, load
-from .errors import ToolkitError
+from .errors import ToolkitError, one_line
 
 __all__ = ["main"]
 
@@ -23,7 +23,7 @@ PROG = "bernstein-signals"
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
     except ToolkitError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(str(exc))}", file=sys.stderr)
         return exc.exit_status
     except KeyboardInterrupt:
         return 130

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["SourceError", "ToolkitError", "UsageError"]
+__all__ = ["SourceError", "ToolkitError", "UsageError", "one_line"]
+
+_LINE_BREAKING = {
+    **{code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, 0x85)},
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+"""Control characters and every character ``str.splitlines`` breaks at, as escapes."""
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line of text: a value quoted in it cannot start a line of its own."""
+    return message.translate(_LINE_BREAKING)
 
 
 class ToolkitError(Exception):
