@@ -27,11 +27,11 @@ __all__ = ["dump_canonical", "integer_from_text", "load_object"]
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE_PAIR_ESCAPES: Final = re.compile(
-    r"(?:\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}){1,64}+"
-)
+_PAIR: Final = r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+_SURROGATE_PAIR_ESCAPES: Final = re.compile(_PAIR + f"(?:{_PAIR}){{0,63}}+")
 """Up to 64 escaped surrogate pairs in a row, possessive: one replacement removes a run
-(an unbounded ``+`` keeps a backtracking state per pair and grows superlinearly)."""
+(an unbounded ``+`` keeps a backtracking state per pair and grows superlinearly); the
+literal start lets the regex engine skip to each backslash-u."""
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
 _BRACKET_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _LINE_BREAKS: Final = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
@@ -139,8 +139,10 @@ def _has_lone_surrogate_escape(text: str) -> bool:
     """
     if not _SURROGATE_ESCAPE.search(text):
         return False
-    text = _SURROGATE_PAIR_ESCAPES.sub("", text.replace("\\\\", ""))
-    return _SURROGATE_ESCAPE.search(text) is not None
+    text = text.replace("\\\\", "")
+    if not _SURROGATE_ESCAPE.search(text):  # each match was an escaped backslash, then text
+        return False
+    return _SURROGATE_ESCAPE.search(_SURROGATE_PAIR_ESCAPES.sub("", text)) is not None
 
 
 @functools.lru_cache(maxsize=4)
