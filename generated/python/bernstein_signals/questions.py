@@ -308,7 +308,8 @@ def ask(
     through the same object sees whatever ask() did not take. Read replies
     through one object per stream (do not mix ``sys.stdin`` with
     ``sys.stdin.buffer`` or the raw descriptor). With ``timeout`` on a stream
-    with a file descriptor, the descriptor is non-blocking while ask() waits;
+    with a file descriptor, the descriptor is non-blocking while ask() waits
+    (a file status flag, which processes sharing the descriptor see meanwhile);
     when the time runs out in the middle of a line, the part already read is
     kept and the next ask() on the same stream continues that line.
 
