@@ -623,3 +623,18 @@ def test_conform_names_a_run_whose_command_is_not_utf8_in_valid_utf8(tmp_path: P
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode("utf-8").endswith("'x\\xff':1: BERNSTEIN:COMPLETED\n")
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("argv", [["wrap", "--", "true"], ["wrap", "--", "no-such-command-xyz"]])
+def test_wrap_puts_signal_handlers_back(argv: list[str]) -> None:
+    """In process, after a run (or a command that cannot start): handlers and wakeup fd restored."""
+    from bernstein_signals_toolkit.cli import main
+
+    before = {number: signal.getsignal(number) for number in _FORWARDED}
+    main(argv)
+    assert {number: signal.getsignal(number) for number in _FORWARDED} == before
+    assert signal.set_wakeup_fd(-1) == -1
+
+
+_FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

@@ -151,8 +151,13 @@ class ProcessGroup:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        if exc is not None and self.process is not None and self.process.returncode is None:
-            self.kill()  # an error of ours must not leave the command running
+        if self.process is not None:
+            if exc is not None and self.process.returncode is None:
+                self.kill()  # an error of ours must not leave the command running
+            for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        pipe.close()
         self._restore()
 
     def _restore(self) -> None:
