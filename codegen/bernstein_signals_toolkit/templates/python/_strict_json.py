@@ -81,6 +81,19 @@ _ENCODER: Final = json.JSONEncoder(
 )
 
 
+def _scan_again(text: str, start: int) -> tuple[Any, int] | None:
+    """The digit-counting scanner, for a machine whose ``int_max_str_digits`` is not the
+    documented limit (None when that is not so, or when the text is not JSON).
+    """
+    if _int_digits_setting() == MAX_INTEGER_DIGITS:
+        return None
+    try:
+        counted: tuple[Any, int] = _scan_counting(text, start)
+    except (ValueError, RecursionError, StopIteration):
+        return None
+    return counted
+
+
 def _too_deep(text: str) -> bool:
     """Whether valid JSON ``text`` nests deeper than the bound.
 
@@ -110,11 +123,23 @@ def load_object(text: str, start: int = 0) -> dict[str, Any] | None:
         return None
     if not text.isascii() and _SURROGATE.search(text, start):
         return None
+    # The interpreter's integer conversion is exact when its setting is the limit, and
+    # for any setting on a text too short to hold a longer integer; otherwise count.
     try:
-        scan = _scan_fast if _int_digits_setting() == MAX_INTEGER_DIGITS else _scan_counting
-        value, end = scan(text, start)
-    except (ValueError, RecursionError, StopIteration):
+        value, end = _scan_fast(text, start)
+    except (RecursionError, StopIteration):
         return None
+    except ValueError:  # maybe an integer the interpreter's setting refused
+        scanned = _scan_again(text, start)
+        if scanned is None:
+            return None
+        value, end = scanned
+    else:
+        if len(text) - start > MAX_INTEGER_DIGITS and _int_digits_setting() != MAX_INTEGER_DIGITS:
+            scanned = _scan_again(text, start)
+            if scanned is None:
+                return None
+            value, end = scanned
     if end != len(text):
         return None
     # Nesting deeper than the bound needs more openers than the bound, and twice the characters.
