@@ -116,12 +116,12 @@ _bsig_ws=" $_bsig_tab"
 _bsig_one_line() {
   _bsig_msg=$1
   case $_bsig_msg in
-    *["$_bsig_ctl"]* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*)
-      _bsig_ej=$_bsig_j
-      _bsig_esc "$_bsig_msg"
-      _bsig_msg=$_bsig_j _bsig_j=$_bsig_ej
-      ;;
+    *["$_bsig_ctl"]* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) ;;
+    *) _bsig_has_nul "$1" || return 0 ;;
   esac
+  _bsig_ej=$_bsig_j
+  _bsig_esc "$_bsig_msg"
+  _bsig_msg=$_bsig_j _bsig_j=$_bsig_ej
   return 0
 }
 
@@ -388,10 +388,27 @@ _bsig_repl_loop() {
 # _bsig_esc TEXT: _bsig_j becomes TEXT as the inside of a JSON string.
 _bsig_esc() {
   _bsig_j=$1
+  if _bsig_has_nul "$1"; then
+    _bsig_esc_text
+    _bsig_repl "$_bsig_nul" '\u0000'
+    return 0
+  fi
   case $_bsig_j in
     *[\"\\[:cntrl:]]* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) ;;
     *) return 0 ;;
   esac
+  _bsig_esc_text
+}
+
+# _bsig_has_nul TEXT: does TEXT hold a NUL byte (only a zsh variable can)?
+_bsig_has_nul() {
+  [ -n "$_bsig_nul" ] || return 1
+  case $1 in *"$_bsig_nul"*) return 0 ;; esac
+  return 1
+}
+
+# _bsig_esc_text: escape _bsig_j in place, one kind of character at a time.
+_bsig_esc_text() {
   case $_bsig_j in *\\*) _bsig_repl \\ \\\\ ;; esac
   case $_bsig_j in *\"*) _bsig_repl '"' '\"' ;; esac
   case $_bsig_j in *"$_bsig_nl"*) _bsig_repl "$_bsig_nl" '\n' ;; esac
@@ -461,6 +478,7 @@ _bsig_is_bool() {
 _bsig_is_sdd_path() {
   case $1 in .sdd/*) ;; *) return 1 ;; esac
   case $1 in *\\* | *["$_bsig_ctl"]*) return 1 ;; esac
+  ! _bsig_has_nul "$1" || return 1
   case /${1#.sdd/}/ in *//* | */./* | */../*) return 1 ;; esac
   return 0
 }
@@ -746,6 +764,7 @@ _bsig_jvalue() {
     *"$_bsig_nl"* | *"$_bsig_cr"* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) return 1 ;;
     *"$_bsig_ed"*) _bsig_raw_surrogate "$1" && return 1 ;;
   esac
+  ! _bsig_has_nul "$1" || return 1
   while :; do
     _bsig_skip_ws
     if [ -z "$_bsig_s" ]; then

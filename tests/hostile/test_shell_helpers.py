@@ -286,3 +286,29 @@ def test_decoding_grows_linearly(shell: str) -> None:
         return go
 
     assert_linear(make, 2_000, what=f"{shell}: decoding", repeats=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.timeout(300)
+def test_zsh_arguments_holding_nul() -> None:
+    """zsh variables can hold NUL: the helpers escape it, or refuse it where it is not allowed."""
+    shell_command("zsh")
+
+    @settings(max_examples=25)
+    @given(st.text(st.characters(codec="utf-8", exclude_characters="\x00\x01"), max_size=10))
+    def check(text: str) -> None:
+        value = text + "\x01" + text
+        body = """v=${1//$'\\x01'/$'\\0'}
+bernstein_emit COMPLETED "k=$v" || echo "status=$?" >&2
+bernstein_emit COMPLETED "k:=\\"$v\\"" || echo "status=$?" >&2
+bernstein_plan_ready ".sdd/$v" || echo "status=$?" >&2
+bernstein_emit "$v" || echo "status=$?" >&2"""
+        result = run("zsh", body, value)
+        lines = result.stdout.split(b"\n")[:-1]
+        assert len(lines) == 1, result
+        signal = parse_signal(lines[0].decode("utf-8"))
+        assert signal is not None
+        assert signal.payload["k"] == value.replace("\x01", "\x00")
+        assert result.stderr.count(b"status=2") == 3, result.stderr
+        assert b"\x00" not in result.stderr
+
+    check()
