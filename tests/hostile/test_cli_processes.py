@@ -1,0 +1,97 @@
+"""The standing guard, CLI half: ``wrap`` and ``conform`` signalled at odd moments.
+
+While the command prints a hostile stream (questions conform answers, a
+terminal then more output, binary), INT, TERM or HUP reaches ``wrap`` or
+``conform`` after a generated delay. Every time: exit status 128+N, no
+traceback, stderr one line, nothing of the command's process group left.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
+
+# The group: the shell, a background sleep (ignores SIGINT, as background jobs of sh
+# do), then a stream written in pieces with questions in it, then a long sleep.
+_CHILD = (
+    "echo $$ > pids; sleep 30 & echo $! >> pids; : > ready; "
+    "i=0; while [ $i -lt 50 ]; do "
+    'printf \'BERNSTEIN:QUESTION {"id":"q-%s","question":"go?"}\\n\' $i; '
+    "printf 'BERNSTEIN:COMPLETED\\nmore \\377\\000 output'; i=$((i+1)); done; sleep 30"
+)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in {"Z", "X"}
+
+
+def _wait(condition: object, seconds: float) -> bool:
+    for _ in range(int(seconds / 0.02)):
+        if callable(condition) and condition():
+            return True
+        select.select([], [], [], 0.02)
+    return False
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    command=st.sampled_from(["wrap", "conform"]),
+    number=st.sampled_from([signal.SIGINT, signal.SIGTERM, signal.SIGHUP]),
+    delay=st.floats(0, 0.3),
+    answers=st.integers(0, 60),
+)
+def _signalled(command: str, number: signal.Signals, delay: float, answers: int) -> None:
+    options: list[str] = []
+    if command == "conform":
+        options = ["--timeout", "60", "--format", "json"]
+        for index in range(answers):
+            options += ["--answer", f"answer {index} " + "x" * 2000]
+    with tempfile.TemporaryDirectory(prefix="bsig-signalled-") as scratch:
+        folder = Path(scratch)
+        with subprocess.Popen(
+            [*CLI, command, *options, "--", "sh", "-c", _CHILD],
+            cwd=folder,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        ) as process:
+            try:
+                assert _wait((folder / "ready").exists, 30), "the command never started"
+                select.select([], [], [], delay)
+                process.send_signal(number)
+                out, err = process.communicate(timeout=60)
+            finally:
+                process.kill()
+        pids = [int(pid) for pid in (folder / "pids").read_text().split()]
+    assert _wait(lambda: all(_gone(pid) for pid in pids), 10), "the group survived"
+    text = err.decode("utf-8", "replace")
+    assert "Traceback" not in text, text
+    assert process.returncode == 128 + number, text
+    assert len(text.splitlines()) <= 1, text
+    if command == "wrap":
+        # FAILED is appended exactly when the command had printed no terminal yet.
+        appended = f'BERNSTEIN:FAILED {{"reason":"signal {number.name[3:]}"}}\n'.encode()
+        assert out.endswith(appended) != (b"\nBERNSTEIN:COMPLETED\n" in out), out[-300:]
+    else:
+        assert out.startswith(b"{"), out[:200]
+        assert os.fsdecode(out)  # a whole report, printed after the interrupt
+
+
+@pytest.mark.timeout(300)
+def test_wrap_and_conform_signalled_at_odd_moments() -> None:
+    _signalled()
