@@ -526,48 +526,60 @@ def _untouched(victim: Path, folder: Path) -> None:
     assert (folder / "kept.txt").read_bytes() == VICTIM
 
 
-# Each places links where generate writes or deletes; True: generate must refuse (exit 2).
-LINKS: dict[str, tuple[Callable[[Path, Path, Path], None], bool]] = {
-    "target file": (lambda out, v, f: _relink(out / "docs/vocabulary.md", v), True),
-    "target of a missing file": (
-        lambda out, v, f: _relink(out / "docs/vocabulary.md", v, drop=True),
-        True,
-    ),
-    "temporary's old fixed name": (
-        lambda out, v, f: (
-            (out / "docs/vocabulary.md").write_text("stale\n"),
-            _relink(out / "docs/.vocabulary.md.partial", v),
-        ),
-        False,
-    ),
-    "subfolder": (lambda out, v, f: _relink(out / "python", f, tree=True), True),
-    "output folder": (lambda out, v, f: _relink(out, f, tree=True), True),
-    "orphan file": (
-        lambda out, v, f: _relink(
-            out / "python/bernstein_signals/old.py", f / "bernstein_signals/old.py"
-        ),
-        False,
-    ),
-    "orphan folder": (lambda out, v, f: _relink(out / "extra", f / "bernstein_signals"), False),
-    "cache folder": (
-        lambda out, v, f: (
-            (out / "gone").mkdir(),
-            (out / "gone/old.py").write_text(f"# {MARKER}\n"),
-            _relink(out / "gone/__pycache__", f),
-        ),
-        False,
-    ),
-}
-
-
-def _relink(link: Path, target: Path, *, drop: bool = False, tree: bool = False) -> None:
+def _relink(link: Path, target: Path, *, tree: bool = False) -> None:
     if tree:
         shutil.rmtree(link)
     elif link.exists() or link.is_symlink():
         link.unlink()
-    if drop:
-        (link.parent / "kinds-gone").mkdir()
     link.symlink_to(target)
+
+
+def _link_target(out: Path, victim: Path, folder: Path) -> None:
+    _relink(out / "docs/vocabulary.md", victim)
+
+
+def _link_dangling_target(out: Path, victim: Path, folder: Path) -> None:
+    _relink(out / "docs/vocabulary.md", folder / "new.md")  # would create a file in the victim
+
+
+def _link_old_temporary(out: Path, victim: Path, folder: Path) -> None:
+    (out / "docs/vocabulary.md").write_text("stale\n")
+    _relink(out / "docs/.vocabulary.md.partial", victim)
+
+
+def _link_subfolder(out: Path, victim: Path, folder: Path) -> None:
+    _relink(out / "python", folder, tree=True)
+
+
+def _link_output_folder(out: Path, victim: Path, folder: Path) -> None:
+    _relink(out, folder, tree=True)
+
+
+def _link_orphan_file(out: Path, victim: Path, folder: Path) -> None:
+    _relink(out / "python/bernstein_signals/old.py", folder / "bernstein_signals/old.py")
+
+
+def _link_orphan_folder(out: Path, victim: Path, folder: Path) -> None:
+    _relink(out / "extra", folder / "bernstein_signals")
+
+
+def _link_cache_folder(out: Path, victim: Path, folder: Path) -> None:
+    (out / "gone").mkdir()
+    (out / "gone/old.py").write_text(f"# {MARKER}\n")
+    _relink(out / "gone/__pycache__", folder)
+
+
+# Each places links where generate writes or deletes; True: generate must refuse (exit 2).
+LINKS: dict[str, tuple[Callable[[Path, Path, Path], None], bool]] = {
+    "target file": (_link_target, True),
+    "dangling target": (_link_dangling_target, True),
+    "temporary's old fixed name": (_link_old_temporary, False),
+    "subfolder": (_link_subfolder, True),
+    "output folder": (_link_output_folder, True),
+    "orphan file": (_link_orphan_file, False),
+    "orphan folder": (_link_orphan_folder, False),
+    "cache folder": (_link_cache_folder, False),
+}
 
 
 @pytest.mark.timeout(60)
