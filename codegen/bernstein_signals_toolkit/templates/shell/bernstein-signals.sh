@@ -755,20 +755,129 @@ esac
 # whitespace limited to space and tab, as in the grammar) that a reader
 # accepts: nesting at most @MAX_VALUE_DEPTH@ deep (the payload around it is
 # one more level), numbers as _bsig_jnum says, no lone surrogate, escaped or
-# as raw UTF-8 bytes (ED A0..BF).
+# as raw UTF-8 bytes (ED A0..BF). Linear in the length: TEXT is split once on
+# backslashes (escapes), each piece once on quotes (strings), the text
+# outside strings once on white space and commas; the tokens of what is left
+# between two commas are read one at a time.
+# shellcheck disable=SC2141 # IFS is a backslash on purpose
 _bsig_jvalue() {
-  _bsig_s=$1 _bsig_stack='' _bsig_want=v _bsig_decode=''
-  case $_bsig_s in
+  # zsh splits unquoted expansions only with shwordsplit (until this returns).
+  case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
+  _bsig_stack='' _bsig_want=v _bsig_decode='' _bsig_instr='' _bsig_esc1='' _bsig_hi=''
+  case $1 in
     *"$_bsig_nl"* | *"$_bsig_cr"* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) return 1 ;;
+    # A backslash can only be inside a string, never last.
+    *\\) return 1 ;;
     *"$_bsig_ed"*) _bsig_raw_surrogate "$1" && return 1 ;;
   esac
   ! _bsig_has_nul "$1" || return 1
-  while :; do
-    _bsig_skip_ws
-    if [ -z "$_bsig_s" ]; then
-      [ "$_bsig_want" = n ] && [ -z "$_bsig_stack" ]
-      return
+  IFS=\\
+  # shellcheck disable=SC2086 # split on purpose; noglob is on
+  $_bsig_bi set -- $1
+  IFS=$_bsig_ifs_own
+  _bsig_jfirst=1
+  for _bsig_x in "$@"; do
+    if [ -n "$_bsig_jfirst" ]; then
+      _bsig_jfirst=''
+    elif [ -n "$_bsig_esc1" ]; then
+      # A backslash before this piece: an escape, inside a string only.
+      [ -n "$_bsig_instr" ] || return 1
+      case $_bsig_x in
+        '')
+          [ -z "$_bsig_hi" ] || return 1
+          _bsig_esc1=''
+          continue
+          ;;
+        \"* | /* | [bfnrt]*)
+          [ -z "$_bsig_hi" ] || return 1
+          _bsig_x=${_bsig_x#?}
+          ;;
+        u*)
+          _bsig_x=${_bsig_x#u}
+          _bsig_hex4 || return 1
+          _bsig_code || return 1
+          ;;
+        *) return 1 ;;
+      esac
+    elif [ -n "$_bsig_hi" ]; then
+      return 1
     fi
+    _bsig_esc1=1
+    _bsig_jquotes "$_bsig_x" || return 1
+  done
+  [ "$_bsig_want" = n ] && [ -z "$_bsig_stack" ] && [ -z "$_bsig_instr" ]
+}
+
+# _bsig_jquotes TEXT: a piece of a key:= value without backslashes: each quote
+# opens or closes a string; text in a string is checked, text outside read
+# as structure.
+_bsig_jquotes() {
+  IFS=\"
+  # shellcheck disable=SC2086 # split on purpose; y keeps a last empty piece
+  $_bsig_bi set -- ${1}y
+  IFS=$_bsig_ifs_own
+  _bsig_pn=$# _bsig_pi=0
+  for _bsig_sp in "$@"; do
+    _bsig_pi=$((_bsig_pi + 1))
+    [ "$_bsig_pi" -lt "$_bsig_pn" ] || _bsig_sp=${_bsig_sp%y}
+    if [ "$_bsig_pi" -gt 1 ]; then
+      if [ -n "$_bsig_instr" ]; then
+        [ -z "$_bsig_hi" ] || return 1
+        _bsig_instr=''
+        if [ -n "$_bsig_strkey" ]; then _bsig_want=c; else _bsig_want=n; fi
+      else
+        case $_bsig_want in
+          v | a) _bsig_strkey='' ;;
+          o | k) _bsig_strkey=1 ;;
+          *) return 1 ;;
+        esac
+        _bsig_instr=1
+      fi
+    fi
+    if [ -n "$_bsig_instr" ]; then
+      [ -z "$_bsig_hi" ] || [ -z "$_bsig_sp" ] || return 1
+      case $_bsig_sp in *["$_bsig_ctl"]*) return 1 ;; esac
+    elif [ -n "$_bsig_sp" ]; then
+      _bsig_jstruct "$_bsig_sp" || return 1
+    fi
+  done
+  return 0
+}
+
+# _bsig_jstruct TEXT: JSON outside strings. White space runs become one space,
+# then each part between commas is read token by token.
+_bsig_jstruct() {
+  IFS=" $_bsig_tab"
+  # shellcheck disable=SC2086 # split on purpose
+  $_bsig_bi set -- $1
+  IFS=' '
+  _bsig_t1="$*"
+  IFS=,
+  # shellcheck disable=SC2086 # split on purpose; z keeps a last empty part
+  $_bsig_bi set -- ${_bsig_t1}z
+  IFS=$_bsig_ifs_own
+  _bsig_t1='' _bsig_cn=$# _bsig_ci=0
+  for _bsig_s in "$@"; do
+    _bsig_ci=$((_bsig_ci + 1))
+    [ "$_bsig_ci" -lt "$_bsig_cn" ] || _bsig_s=${_bsig_s%z}
+    if [ "$_bsig_ci" -gt 1 ]; then
+      [ "$_bsig_want" = n ] || return 1
+      case $_bsig_stack in
+        \{*) _bsig_want=k ;;
+        \[*) _bsig_want=v ;;
+        *) return 1 ;;
+      esac
+    fi
+    _bsig_jtokens || return 1
+  done
+  return 0
+}
+
+# _bsig_jtokens: the tokens in _bsig_s (no string, no comma, single spaces).
+_bsig_jtokens() {
+  while :; do
+    _bsig_s=${_bsig_s# }
+    [ -n "$_bsig_s" ] || return 0
     case $_bsig_want in
       v | a)
         case $_bsig_s in
@@ -780,7 +889,6 @@ _bsig_jvalue() {
             [ "${#_bsig_stack}" -lt @MAX_VALUE_DEPTH@ ] || return 1
             _bsig_stack="[$_bsig_stack" _bsig_want=a _bsig_s=${_bsig_s#?}
             ;;
-          \"*) _bsig_jstr || return 1; _bsig_want=n ;;
           true*) _bsig_s=${_bsig_s#true} _bsig_want=n ;;
           false*) _bsig_s=${_bsig_s#false} _bsig_want=n ;;
           null*) _bsig_s=${_bsig_s#null} _bsig_want=n ;;
@@ -792,13 +900,9 @@ _bsig_jvalue() {
           *) return 1 ;;
         esac
         ;;
-      o | k)
+      o)
         case $_bsig_s in
-          \"*) _bsig_jstr || return 1; _bsig_want=c ;;
-          \}*)
-            [ "$_bsig_want" = o ] || return 1
-            _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?}
-            ;;
+          \}*) _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?} ;;
           *) return 1 ;;
         esac
         ;;
@@ -807,13 +911,11 @@ _bsig_jvalue() {
         ;;
       n)
         case ${_bsig_stack%"${_bsig_stack#?}"}$_bsig_s in
-          \{,*) _bsig_want=k ;;
-          \[,*) _bsig_want=v ;;
-          \{\}* | \[\]*) _bsig_stack=${_bsig_stack#?} ;;
+          \{\}* | \[\]*) _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?} ;;
           *) return 1 ;;
         esac
-        _bsig_s=${_bsig_s#?}
         ;;
+      *) return 1 ;;
     esac
   done
 }
@@ -874,7 +976,9 @@ _bsig_do_emit() {
       return 2
       ;;
   esac
-  _bsig_k=$1 _bsig_m='' _bsig_keys=' '
+  # zsh splits the key list below only with shwordsplit (until this returns).
+  case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
+  _bsig_k=$1 _bsig_keys=' ' _bsig_sorted='' _bsig_i=0
   shift
   for _bsig_a in "$@"; do
     _bsig_key=${_bsig_a%%=*}
@@ -898,24 +1002,33 @@ _bsig_do_emit() {
     esac
     case $_bsig_keys in *" $_bsig_key "*) _bsig_err "key $_bsig_key given twice"; return 2 ;; esac
     _bsig_keys="$_bsig_keys$_bsig_key "
-    # Insert ","key":value" into the newline-separated members, in key order.
-    _bsig_before='' _bsig_after=$_bsig_m
-    while [ -n "$_bsig_after" ]; do
-      _bsig_cur=${_bsig_after%%"$_bsig_nl"*}
-      _bsig_ck=${_bsig_cur#,\"}
-      _bsig_ck=${_bsig_ck%%\"*}
-      if _bsig_key_lt "$_bsig_key" "$_bsig_ck"; then break; fi
-      _bsig_before=$_bsig_before$_bsig_cur$_bsig_nl
-      _bsig_after=${_bsig_after#"$_bsig_cur"}
-      _bsig_after=${_bsig_after#"$_bsig_nl"}
+    # The member waits in _bsig_mN (N its place among the arguments, an
+    # integer: safe in eval); "key=N" goes into the sorted list of keys, so no
+    # long value is ever cut out of a longer string.
+    _bsig_i=$((_bsig_i + 1))
+    eval "_bsig_m$_bsig_i=\$_bsig_v"
+    _bsig_before='' _bsig_after=''
+    for _bsig_e in $_bsig_sorted; do
+      if [ -z "$_bsig_after" ] && _bsig_key_lt "$_bsig_key" "${_bsig_e%=*}"; then
+        _bsig_after=" $_bsig_key=$_bsig_i"
+      fi
+      if [ -n "$_bsig_after" ]; then
+        _bsig_after="$_bsig_after $_bsig_e"
+      else
+        _bsig_before="$_bsig_before $_bsig_e"
+      fi
     done
-    _bsig_m=$_bsig_before,\"$_bsig_key\":$_bsig_v$_bsig_nl$_bsig_after
+    [ -n "$_bsig_after" ] || _bsig_after=" $_bsig_key=$_bsig_i"
+    _bsig_sorted=$_bsig_before$_bsig_after
   done
-  _bsig_p=''
-  while [ -n "$_bsig_m" ]; do
-    _bsig_p=$_bsig_p${_bsig_m%%"$_bsig_nl"*}
-    _bsig_m=${_bsig_m#*"$_bsig_nl"}
+  _bsig_acc_start
+  for _bsig_e in $_bsig_sorted; do
+    _bsig_i=${_bsig_e#*=}
+    eval "_bsig_v=\$_bsig_m$_bsig_i _bsig_m$_bsig_i=''"
+    _bsig_acc ",\"${_bsig_e%=*}\":$_bsig_v"
   done
+  _bsig_acc_end
+  _bsig_p=$_bsig_j
   _bsig_line "$_bsig_k" "$_bsig_p"
 }
 
