@@ -312,3 +312,27 @@ bernstein_emit "$v" || echo "status=$?" >&2"""
         assert b"\x00" not in result.stderr
 
     check()
+
+
+_JSON_UNIT = '{"k": "v\\"\\u00e9", "n": [1, -2.5e3, true, null]}, '
+
+
+@pytest.mark.timeout(900)
+def test_json_checking_grows_linearly(shell: str) -> None:
+    command = shell_command(shell)
+
+    def make(size: int) -> object:
+        value = "[" + _JSON_UNIT * (size // len(_JSON_UNIT)) + "0]"
+        script = f'. "{LIBRARY}"; bernstein_emit COMPLETED "k:=$1" >/dev/null'
+
+        def go() -> None:
+            subprocess.run(
+                [*command, "-c", script, "x", value],
+                stdin=subprocess.DEVNULL,
+                env={"LC_ALL": UTF8, "PATH": ""},
+                check=True,
+            )
+
+        return go
+
+    assert_linear(make, 2_000, what=f"{shell}: key:= checking", repeats=3)  # type: ignore[arg-type]
