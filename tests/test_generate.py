@@ -637,3 +637,37 @@ def test_check_and_generate_do_not_block_on_a_fifo(
     assert target.is_file()
     assert not target.is_symlink()
     assert main(_generate(current, "--check")) == 1  # only the foreign FIFO is left
+
+
+@pytest.mark.parametrize("link", ["question.schema.json", "catalog.json", "."])
+def test_schema_catalog_never_writes_through_a_symlink(
+    link: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`schema --catalog` writes through the same never-follow writer as generate."""
+    victim, folder = _victims(tmp_path)
+    out = tmp_path / "catalog"
+    out.mkdir()
+    _relink(out / link if link != "." else out, victim if link != "." else folder, tree=link == ".")
+    status = main(["schema", "--catalog", str(out)])
+    captured = capsys.readouterr()
+    _untouched(victim, folder)
+    assert status == 2
+    assert captured.out == ""
+    [line] = captured.err.splitlines()
+    assert "is a symlink" in line
+    assert sorted(p.name for p in out.iterdir()) == (
+        [link] if link != "." else ["bernstein_signals", "kept.txt"]
+    )
+
+
+def test_schema_catalog_writes_every_schema_and_the_catalog(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "a" / "catalog"
+    assert main(["schema", "--catalog", str(out)]) == 0
+    assert capsys.readouterr().out == f"{out / 'catalog.json'}\n"
+    catalog = json.loads((out / "catalog.json").read_text())
+    names = sorted(entry["url"].removeprefix("./") for entry in catalog["schemas"])
+    assert names == sorted(p.name for p in out.iterdir() if p.name != "catalog.json")
+    for name in names:
+        assert (out / name).read_bytes() == (SCHEMA_DIR / name).read_bytes()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 from pathlib import Path
 
 from ..errors import UsageError
 from ..load import load_vocabulary
 from ..model import SchemaDocument, Vocabulary
+from ..output_folder import write_files
 from ..sources import packaged_sources
 
 __all__ = ["configure", "run"]
@@ -39,29 +39,27 @@ def _documents(vocabulary: Vocabulary) -> dict[str, SchemaDocument]:
 
 
 def _catalog(vocabulary: Vocabulary, schema_dir: Path, out: Path) -> Path:
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        entries = []
-        for name, document in sorted(_documents(vocabulary).items()):
-            shutil.copyfile(schema_dir / document.file_name, out / document.file_name)
-            entries.append(
-                {
-                    "name": f"bernstein-signals {name}",
-                    "description": document.description,
-                    "fileMatch": [f"*.{name.lower()}.json"],
-                    "url": f"./{document.file_name}",
-                }
-            )
-        catalog = {
-            "$schema": "https://json.schemastore.org/schema-catalog.json",
-            "version": 1,
-            "schemas": entries,
-        }
-        target = out / CATALOG_FILE
-        target.write_text(json.dumps(catalog, indent=2, ensure_ascii=False) + "\n")
-    except OSError as exc:
-        raise UsageError(f"{out}: cannot write the catalog: {exc.strerror or exc}") from None
-    return target
+    """Write the schemas and ``catalog.json`` into ``out``, never through a symlink there."""
+    files: dict[str, bytes] = {}
+    entries = []
+    for name, document in sorted(_documents(vocabulary).items()):
+        files[document.file_name] = (schema_dir / document.file_name).read_bytes()
+        entries.append(
+            {
+                "name": f"bernstein-signals {name}",
+                "description": document.description,
+                "fileMatch": [f"*.{name.lower()}.json"],
+                "url": f"./{document.file_name}",
+            }
+        )
+    catalog = {
+        "$schema": "https://json.schemastore.org/schema-catalog.json",
+        "version": 1,
+        "schemas": entries,
+    }
+    files[CATALOG_FILE] = (json.dumps(catalog, indent=2, ensure_ascii=False) + "\n").encode()
+    write_files(out, files)
+    return out / CATALOG_FILE
 
 
 def run(args: argparse.Namespace) -> int:
