@@ -118,6 +118,7 @@ def main(quick: bool) -> None:
 # -- hostile sizes (issue 10, item 5): a 100 KB value emitted, an 8 KB escaped answer decoded --
 
 _UNIT = 'a "b" \\c\td\n\r\x01\u00e9\u2028 '
+_JSON_UNIT = '{"k": "v\\"\\u00e9", "n": [1, -2.5e3, true, null]}, '
 _HOSTILE_TIMEOUT = 30.0
 
 
@@ -140,7 +141,11 @@ def hostile(quick: bool) -> None:
     escaped = '\\"\\\\\\n\\u00e9x'
     answer = escaped * ((size // 12 if quick else 8000) // len(escaped))
     reply = ('{"in_reply_to":null,"answer":"' + answer + '"}\n').encode()
-    print(f"hostile: {len(text.encode())}-byte value emitted, {len(answer)}-byte answer decoded")
+    value = "[" + _JSON_UNIT * (size // len(_JSON_UNIT)) + "0]"
+    print(
+        f"hostile: {len(text.encode())}-byte value emitted, {len(answer)}-byte answer decoded,"
+        f" {len(value)}-byte key:= JSON checked"
+    )
     for name, command in SHELLS.items():
         if shutil.which(command[0]) is None:
             continue
@@ -148,4 +153,8 @@ def hostile(quick: bool) -> None:
             [*command, "-c", '. "$BSIG_LIB"; bernstein_plan_draft "$1" >/dev/null', "b", text], b""
         )
         decode = _hostile_time([*command, "-c", '. "$BSIG_LIB"; bernstein_ask Q >/dev/null'], reply)
-        print(f"{name:<8} emit {emit:>9}   decode {decode:>9}", flush=True)
+        check = _hostile_time(
+            [*command, "-c", '. "$BSIG_LIB"; bernstein_emit X "k:=$1" >/dev/null', "b", value],
+            b"",
+        )
+        print(f"{name:<8} emit {emit:>9}   decode {decode:>9}   key:= {check:>9}", flush=True)
