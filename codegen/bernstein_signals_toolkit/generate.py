@@ -19,7 +19,7 @@ from .emitters._header import MARKER
 from .errors import ToolkitError
 from .load import load_vocabulary
 from .model import Vocabulary
-from .output_folder import OutputFolder
+from .output_folder import OutputFolder, create
 
 __all__ = ["Drift", "compare", "render", "render_sources", "write"]
 
@@ -168,10 +168,7 @@ def write(out_dir: Path, files: Mapping[str, bytes]) -> Drift:
     doomed = [path for path in drift.orphaned if path not in drift.foreign]
     if not changed and not doomed:
         return drift
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ToolkitError(f"cannot write {out_dir}: {exc.strerror or exc}") from None
+    create(out_dir)
     with OutputFolder(out_dir, disposable=_IGNORED_DIRS) as folder:
         for path in (*changed, *doomed):
             folder.check_writable(path)

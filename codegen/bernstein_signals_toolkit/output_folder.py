@@ -21,15 +21,20 @@ from pathlib import Path, PurePosixPath
 
 from .errors import ToolkitError
 
-__all__ = ["OutputFolder", "write_files"]
+__all__ = ["OutputFolder", "create", "write_files"]
 
 
-def write_files(root: Path, files: Mapping[str, bytes]) -> None:
-    """Write ``files`` under ``root``: every path is checked before anything is written."""
+def create(root: Path) -> None:
+    """Create the output folder itself (the path the user gave) and its parents."""
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ToolkitError(f"cannot write {root}: {exc.strerror or exc}") from None
+
+
+def write_files(root: Path, files: Mapping[str, bytes]) -> None:
+    """Write ``files`` under ``root``: every path is checked before anything is written."""
+    create(root)
     with OutputFolder(root) as folder:
         for path in files:
             folder.check_writable(path)
