@@ -839,8 +839,12 @@ _bsig_jquotes() {
     if [ -n "$_bsig_instr" ]; then
       [ -z "$_bsig_hi" ] || [ -z "$_bsig_sp" ] || return 1
       case $_bsig_sp in *["$_bsig_ctl"]*) return 1 ;; esac
-    elif [ -n "$_bsig_sp" ]; then
-      _bsig_jstruct "$_bsig_sp" || return 1
+    else
+      # Short structure (most of it: `":`, `, "`) is read token by token at once.
+      case ${#_bsig_sp} in
+        ? | ??) _bsig_s=$_bsig_sp && _bsig_jtokens || return 1 ;;
+        *) _bsig_jstruct "$_bsig_sp" || return 1 ;;
+      esac
     fi
   done
   return 0
@@ -875,10 +879,11 @@ _bsig_jstruct() {
   return 0
 }
 
-# _bsig_jtokens: the tokens in _bsig_s (no string, no comma, single spaces).
+# _bsig_jtokens: the tokens in _bsig_s (no string; short, or without commas
+# and with single spaces).
 _bsig_jtokens() {
   while :; do
-    _bsig_s=${_bsig_s# }
+    _bsig_skip_ws
     [ -n "$_bsig_s" ] || return 0
     case $_bsig_want in
       v | a)
@@ -913,6 +918,8 @@ _bsig_jtokens() {
         ;;
       n)
         case ${_bsig_stack%"${_bsig_stack#?}"}$_bsig_s in
+          \{,*) _bsig_want=k _bsig_s=${_bsig_s#?} ;;
+          \[,*) _bsig_want=v _bsig_s=${_bsig_s#?} ;;
           \{\}* | \[\]*) _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?} ;;
           *) return 1 ;;
         esac
