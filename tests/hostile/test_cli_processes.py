@@ -8,12 +8,14 @@ traceback, stderr one line, nothing of the command's process group left.
 
 from __future__ import annotations
 
+import ast
 import os
 import select
 import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,67 @@ def _signalled(command: str, number: signal.Signals, delay: float, answers: int)
 @pytest.mark.timeout(300)
 def test_wrap_and_conform_signalled_at_odd_moments() -> None:
     _signalled()
+
+
+# ---------------------------------------------------------------------------
+# One home for child processes and signals: commands/_process.py
+# ---------------------------------------------------------------------------
+
+TOOLKIT = Path(__file__).resolve().parents[2] / "codegen" / "bernstein_signals_toolkit"
+_PROCESS_HOME = TOOLKIT / "commands" / "_process.py"
+_SIGNALLING = frozenset({"os.kill", "os.killpg", "signal.signal", "signal.set_wakeup_fd"})
+
+
+def _process_handling(tree: ast.AST) -> Iterator[ast.Call]:
+    """Calls that start a child or handle signals outside ProcessGroup's mechanism.
+
+    ``subprocess.run`` of a short-lived tool is fine when its stdin is DEVNULL.
+    """
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = ast.unparse(node.func)
+        keywords = {k.arg: ast.unparse(k.value) for k in node.keywords}
+        if name == "subprocess.run" and keywords.get("stdin") == "subprocess.DEVNULL":
+            continue
+        if (
+            name in _SIGNALLING
+            or name.startswith("subprocess.")
+            or name.startswith("os.spawn")
+            or name.startswith("os.exec")
+            or name.endswith((".send_signal", ".terminate"))
+        ):
+            yield node
+
+
+def test_children_and_signals_are_handled_only_by_process_group() -> None:
+    """wrap once signalled only its child's PID, and conform wrote answers blocking: every
+    child process and signal handler goes through commands/_process.ProcessGroup."""
+    found = []
+    for path in sorted(TOOLKIT.rglob("*.py")):
+        if path == _PROCESS_HOME or "templates" in path.relative_to(TOOLKIT).parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        found += [
+            f"{path.relative_to(TOOLKIT)}:{call.lineno}: {ast.unparse(call)[:80]}"
+            for call in _process_handling(tree)
+        ]
+    assert not found, "start children through commands/_process.ProcessGroup:\n" + "\n".join(found)
+
+
+def test_the_process_guard_sees_each_way_in() -> None:
+    source = """
+subprocess.Popen(["x"])
+subprocess.run(["x"])
+subprocess.run(["x"], stdin=subprocess.DEVNULL)
+os.killpg(1, 15)
+process.send_signal(2)
+signal.signal(2, handler)
+"""
+    assert [ast.unparse(c) for c in _process_handling(ast.parse(source))] == [
+        "subprocess.Popen(['x'])",
+        "subprocess.run(['x'])",
+        "os.killpg(1, 15)",
+        "process.send_signal(2)",
+        "signal.signal(2, handler)",
+    ]

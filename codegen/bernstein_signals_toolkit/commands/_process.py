@@ -28,7 +28,6 @@ __all__ = [
     "exit_reason",
     "shell_status",
     "signal_name",
-    "start",
     "write_all",
 ]
 
@@ -68,7 +67,7 @@ def command_of(args: argparse.Namespace) -> list[str]:
     return command
 
 
-def start(command: Sequence[str], **options: Any) -> subprocess.Popen[bytes]:
+def _start(command: Sequence[str], **options: Any) -> subprocess.Popen[bytes]:
     """Popen, with a missing or non-executable command as a one-line error (127 or 126)."""
     try:
         return subprocess.Popen(list(command), **options)
@@ -137,7 +136,7 @@ class ProcessGroup:
         for number in FORWARDED_SIGNALS:
             self._previous[number] = signal.signal(number, self._forward)
         try:
-            self.process = start(self._command, process_group=0, **self._options)
+            self.process = _start(self._command, process_group=0, **self._options)
         except BaseException:
             self._restore()
             raise
