@@ -33,6 +33,8 @@ _SETUPS = {
     "ifs_digits": "IFS='0123456789-'",
     "ifs_letters": "IFS='abeilmnortu_'",
     "allexport": "set -a",
+    "verbose_noglob": "set -vf",
+    "ifs_unset": "unset IFS",
 }
 
 _STATE = 'printf "%s|%s|%s" "$-" "${IFS-unset}" "$(trap)"'
@@ -54,7 +56,8 @@ before=$({_STATE})
 {shadows}{extra}if {call}; then st=0; else st=$?; fi
 unset -f printf echo read print set local 2>/dev/null || :
 after=$({_STATE})
-[ "$before" = "$after" ] || {{ command printf 'STATE CHANGED %s -> %s\\n' "$before" "$after" >&2; }}
+[ "$before" = "$after" ] ||
+  command printf 'STATE %s %s -> %s\\n' CHANGED "$before" "$after" >&2
 command printf 'status=%s\\n' "$st" >&2
 """
 
