@@ -339,3 +339,41 @@ def test_json_checking_grows_linearly(shell: str) -> None:
         return go
 
     assert_linear(make, 2_000, what=f"{shell}: key:= checking", repeats=3)  # type: ignore[arg-type]
+
+
+# -- options that change matching or expansion, per shell ---------------------------------
+
+_MATCHING_OPTIONS = {
+    "bash": "shopt -s nocasematch nocaseglob extglob failglob nullglob dotglob; set -o posix",
+    "zsh": (
+        "setopt kshglob extendedglob shwordsplit globsubst ksharrays nocaseglob nocasematch"
+        " rcexpandparam octalzeroes cshnullglob errreturn nounset"
+    ),
+    "mksh": "set -o posix -o braceexpand -o markdirs",
+    "ksh93": "set -o braceexpand -o globstar -o markdirs -o noclobber",
+    "dash": "set -C",
+    "busybox": "set -C",
+}
+
+_SCRIPT = """bernstein_emit COMPLETED completed=1 "k=$1" 'j:=[1,{"a":"*?[x]"}]' || echo "s=$?"
+bernstein_emit completed || echo "s=$?"
+bernstein_emit X Key=1 || echo "s=$?"
+bernstein_plan_ready .SDD/x || echo "s=$?"
+bernstein_plan_ready '.sdd/*' || echo "s=$?"
+bernstein_question "$1" --options '*' --options '?' --id "$1" || echo "s=$?"
+bernstein_ask --var A --id "$1" Q || echo "s=$?"
+printf '[%s]\\n' "$A"
+"""
+
+
+@pytest.mark.parametrize("shell_name", list(_MATCHING_OPTIONS))
+def test_matching_options_change_nothing(shell_name: str) -> None:
+    shell_command(shell_name)
+    value = '*?[!a] {a,b} ~ ^x #0 $(x) 010 "\\'
+    reply = json.dumps({"in_reply_to": value, "answer": "A*" + value}).encode() + b"\n"
+    plain = run(shell_name, _SCRIPT, value, stdin=reply)
+    hostile = run(shell_name, _MATCHING_OPTIONS[shell_name] + "\n" + _SCRIPT, value, stdin=reply)
+    assert plain.stderr.count(b"\n") == 3, plain.stderr
+    assert plain.stdout.count(b"s=2") == 3, plain.stdout
+    assert b"[A*" in plain.stdout, plain.stdout
+    assert (hostile.stdout, hostile.stderr) == (plain.stdout, plain.stderr)
