@@ -638,3 +638,31 @@ def test_wrap_puts_signal_handlers_back(argv: list[str]) -> None:
 
 
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@pytest.mark.timeout(60)
+def test_wrap_kills_the_group_after_the_grace_even_while_its_own_stdout_is_full(
+    tmp_path: Path,
+) -> None:
+    """Nobody reads wrap's stdout, so wrap is blocked writing; the SIGKILL still comes."""
+    script = "trap '' TERM; echo $$ > pid; : > ready; exec yes"
+    with subprocess.Popen(
+        [*CLI, "wrap", "--", "sh", "-c", script],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        try:
+            _wait_for(tmp_path / "ready")
+            pid = int((tmp_path / "pid").read_text())
+            select.select([], [], [], 0.5)  # the pipes fill up: wrap blocks in its write
+            process.send_signal(signal.SIGTERM)
+            survived = _all_gone([pid])  # waits up to 10 s; the grace is 3 s
+            assert process.stdout is not None
+            while process.stdout.read(1 << 20):
+                pass
+            assert process.wait(timeout=30) == 128 + signal.SIGTERM
+        finally:
+            process.kill()
+    assert survived == [], "yes ignores TERM: only the SIGKILL after the grace ends it"

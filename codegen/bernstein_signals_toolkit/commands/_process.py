@@ -110,8 +110,9 @@ class ProcessGroup:
     Entered, it installs handlers for :data:`FORWARDED_SIGNALS` and then starts
     the command, so no signal can fall between the two. Each such signal goes
     to the whole group; :data:`GRACE_SECONDS` after the first, the group gets
-    SIGKILL. A self-pipe (``signal.set_wakeup_fd``) wakes :meth:`select`, so a
-    loop waiting on the command's pipes notices the signal at once.
+    SIGKILL, from a SIGALRM timer, so even a write blocked on our own stdout
+    cannot hold the kill back. A self-pipe (``signal.set_wakeup_fd``) wakes
+    :meth:`select`, so a loop waiting on the command's pipes notices at once.
     """
 
     def __init__(self, command: Sequence[str], **options: Any) -> None:
@@ -135,6 +136,7 @@ class ProcessGroup:
         self._previous_wakeup = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
         for number in FORWARDED_SIGNALS:
             self._previous[number] = signal.signal(number, self._forward)
+        self._previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, self._grace_over)
         try:
             self.process = _start(self._command, process_group=0, **self._options)
         except BaseException:
@@ -160,6 +162,7 @@ class ProcessGroup:
         self._restore()
 
     def _restore(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         for number, handler in self._previous.items():
             signal.signal(number, handler)
         self._previous.clear()
@@ -173,7 +176,12 @@ class ProcessGroup:
         if self.interrupted is None:
             self.interrupted = signal.Signals(signum)
             self._kill_at = time.monotonic() + GRACE_SECONDS
+            signal.setitimer(signal.ITIMER_REAL, GRACE_SECONDS)
         self._signal_group(signum)
+
+    def _grace_over(self, _signum: int, _frame: FrameType | None) -> None:
+        if self.interrupted is not None and not self.killed:
+            self.kill()
 
     def _signal_group(self, signum: int) -> None:
         if self.process is not None:
