@@ -241,7 +241,8 @@ def test_emit_json_agrees_with_the_reader(shell: str) -> None:
 
 # -- linear escaping ---------------------------------------------------------------------
 
-_UNIT = 'a "b" \\c\td\n\r\x01é\u2028 \u0085x'
+_UNIT = 'a "b" \\c\td\t\t\n\n\r\x01é\u2028 \u0085x'
+"""Every character the helpers escape, with runs of tabs and newlines."""
 
 
 @pytest.mark.timeout(900)

@@ -62,6 +62,9 @@ if [ "$_bsig_sh" = sh ]; then
     [ "$?" -le 1 ] || _bsig_read_d=''
   fi
 fi
+# Without read -d (dash): every byte but NUL and tab, to find runs of tabs.
+_bsig_notab=''
+[ -n "$_bsig_read_d" ] || _bsig_notab=$(command printf '\001\002\003\004\005\006\007\010\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\040\041\042\043\044\045\046\047\050\051\052\053\054\055\056\057\060\061\062\063\064\065\066\067\070\071\072\073\074\075\076\077\100\101\102\103\104\105\106\107\110\111\112\113\114\115\116\117\120\121\122\123\124\125\126\127\130\131\132\133\134\135\136\137\140\141\142\143\144\145\146\147\150\151\152\153\154\155\156\157\160\161\162\163\164\165\166\167\170\171\172\173\174\175\176\177\200\201\202\203\204\205\206\207\210\211\212\213\214\215\216\217\220\221\222\223\224\225\226\227\230\231\232\233\234\235\236\237\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277\300\301\302\303\304\305\306\307\310\311\312\313\314\315\316\317\320\321\322\323\324\325\326\327\330\331\332\333\334\335\336\337\340\341\342\343\344\345\346\347\350\351\352\353\354\355\356\357\360\361\362\363\364\365\366\367\370\371\372\373\374\375\376\377')
 _bsig_fn=bernstein
 _bsig_term=''
 _bsig_guarded=''
@@ -309,7 +312,7 @@ _bsig_split() {
 
 # _bsig_repl_ws NEEDLE REPLACEMENT: for IFS white space (runs would merge),
 # `read` splits, from a here-document. dash's read has no -d: there, a tab is
-# split on when no two are adjacent, else replaced with the plain loop below.
+# split on when no two are adjacent, else _bsig_repl_runs finds the runs.
 _bsig_repl_ws() {
   if [ "$_bsig_sh" = bash ]; then
     # mapfile splits in one builtin call; the pieces get REPLACEMENT in front
@@ -349,7 +352,7 @@ _BSIG_EOF
   case $_bsig_read_d in
     '')
       case x${_bsig_j}x in
-        *"$1$1"*) _bsig_repl_loop "$1" "$2" ;;
+        *"$1$1"*) _bsig_repl_runs "$2" ;;
         *)
           _bsig_j=x$_bsig_j
           _bsig_split "$1" '' "$2"
@@ -370,17 +373,54 @@ _BSIG_EOF
   esac
 }
 
-# _bsig_repl_loop NEEDLE REPLACEMENT: one occurrence at a time (dash's tab runs).
-_bsig_repl_loop() {
+# _bsig_repl_runs REPLACEMENT: replace every tab in _bsig_j where runs of
+# tabs merge in field splitting and read has no -d (dash). Two splits: on
+# every other byte (the non-empty fields are the runs, in order) and on tab
+# (the text between runs); a here-document hands the runs to the loop over
+# the text, one per line. Sentinels keep both ends out of any run.
+_bsig_repl_runs() {
+  _bsig_x=x${_bsig_j}x _bsig_rr=$1
+  IFS=$_bsig_notab
+  # Plain set: this IFS would split the word "command" (dash allows no
+  # function named set anyway).
+  # shellcheck disable=SC2086 # split on purpose; noglob is on
+  set -- $_bsig_x
+  IFS=$_bsig_ifs_own
   _bsig_acc_start
-  while :; do
-    _bsig_rp=${_bsig_j%%"$1"*}
-    [ "$_bsig_rp" != "$_bsig_j" ] || break
-    _bsig_acc "$_bsig_rp$2"
-    _bsig_j=${_bsig_j#*"$1"}
+  for _bsig_e in "$@"; do
+    [ -n "$_bsig_e" ] || continue
+    _bsig_times "${#_bsig_e}" "$_bsig_rr"
+    _bsig_acc "$_bsig_r$_bsig_nl"
   done
-  _bsig_acc "$_bsig_j"
   _bsig_acc_end
+  _bsig_runs=$_bsig_j
+  IFS=$_bsig_tab
+  # shellcheck disable=SC2086 # split on purpose; noglob is on
+  $_bsig_bi set -- $_bsig_x
+  IFS=$_bsig_ifs_own
+  _bsig_acc_start
+  {
+    for _bsig_e in "$@"; do
+      _bsig_acc "$_bsig_e"
+      if IFS= $_bsig_bi read -r _bsig_x <&3; then _bsig_acc "$_bsig_x"; fi
+    done
+  } 3<<_BSIG_EOF
+$_bsig_runs
+_BSIG_EOF
+  _bsig_acc_end
+  _bsig_runs=''
+  _bsig_j=${_bsig_j#x}
+  _bsig_j=${_bsig_j%x}
+}
+
+# _bsig_times COUNT TEXT: TEXT repeated COUNT times, into _bsig_r, by doubling.
+_bsig_times() {
+  _bsig_r='' _bsig_tn=$1 _bsig_tp=$2
+  while [ "$_bsig_tn" -gt 0 ]; do
+    [ "$((_bsig_tn % 2))" -eq 0 ] || _bsig_r=$_bsig_r$_bsig_tp
+    _bsig_tp=$_bsig_tp$_bsig_tp _bsig_tn=$((_bsig_tn / 2))
+  done
+  _bsig_tp=''
 }
 
 # _bsig_esc TEXT: _bsig_j becomes TEXT as the inside of a JSON string.
