@@ -109,15 +109,16 @@ class _Scanner:
         return end
 
 
-def layout(text: str, wanted: set[str] | None = None) -> Layout:
+def layout(text: str, wanted: set[str] | None = None, *, start: int = 0) -> Layout:
     """Spans and duplicate keys of ``text``, as far as it could be scanned.
 
     With ``wanted`` pointers, the scan stops once each has its span (a member
-    that is missing never does: its parent's span is found last).
+    that is missing never does: its parent's span is found last). Spans are
+    offsets in ``text``; the value scanned is the one at ``start``.
     """
     scanner = _Scanner(text, None if wanted is None else set(wanted))
     with contextlib.suppress(IndexError, ValueError, _Found):
-        scanner.value(scanner._space(0), "")
+        scanner.value(scanner._space(start), "")
     return scanner.found
 
 

@@ -47,11 +47,14 @@ MAX_SCHEMA_ERRORS_SHOWN = 20
 """BS101 diagnostics per line; the last one counts the rest (a line can hold millions)."""
 
 _KINDS = {kind.value for kind in SignalKind}
+_LONGEST_KIND = max(len(kind) for kind in _KINDS)
 _TRIGGER = re.compile(r"(?i)bernstein")
 _SHAPE = re.compile(r"(?i)bernstein(?P<gap>[ \t]*)(?P<colon>:?)(?P<space>\s*)(?P<kind>\w*)")
 _NON_FINITE = re.compile(r"-?(?:NaN|Infinity)")
 _BAD_JSON_SPACE = re.compile(r"[\r\n\f\v]")
 _COLON = re.compile(r"[ \t]*:")
+_SPACES = re.compile(r"\s*+")
+_ONLY_SPACES = re.compile(r" *+")
 _LENIENT_ONLY = frozenset({"BS206", "BS207", "BS208"})
 _PREFIX_WORD = SIGNAL_PREFIX.rstrip(":")
 
@@ -69,6 +72,8 @@ def _shown(word: str) -> str:
 
 def utf8_length(text: str) -> int:
     """Bytes ``text`` takes in UTF-8; a lone surrogate (a document may hold one) counts 3."""
+    if text.isascii():  # constant time for str: no copy of a long line
+        return len(text)
     return len(text.encode("utf-8", "surrogatepass"))
 
 
@@ -116,35 +121,41 @@ class LineChecker:
         self, signal: StreamSignal, text: str, offset: int, line_no: int
     ) -> list[Diagnostic]:
         diagnostics: list[Diagnostic] = []
-        payload_text = text[offset:].rstrip() if signal.payload or "{" in text[offset:] else ""
+        # Positions are taken in the line itself: copying the payload out of a long
+        # line costs fresh memory on every check.
+        offset = min(offset, len(text))
+        has_payload = bool(signal.payload) or text.find("{", offset) >= 0
+        payload_end = _content_end(text, offset) if has_payload else offset
         errors = validate_payload(signal.kind, signal.payload)
         shown = errors[:MAX_SCHEMA_ERRORS_SHOWN]
-        spans = layout(payload_text, {error.pointer for error in shown}).spans if shown else {}
+        wanted = {error.pointer for error in shown}
+        spans = layout(text, wanted, start=offset).spans if shown and has_payload else {}
         for index, error in enumerate(shown):
-            start, end = locate(spans, error.pointer) or (0, len(payload_text))
+            start, end = locate(spans, error.pointer) or (offset, payload_end)
             more = len(errors) - len(shown) if index == len(shown) - 1 else 0
             diagnostics.append(
                 Diagnostic(
                     "BS101",
                     Severity.ERROR,
                     line_no,
-                    offset + start,
-                    offset + end,
+                    start,
+                    end,
                     f"{signal.kind} payload at {error.pointer or '/'}: {error.message}"
                     f" [{error.rule}]"
                     + (f" (and {more} more schema errors on this line)" if more else ""),
                     pointer=error.pointer,
                 )
             )
-        for key in _duplicate_keys(payload_text)[:MAX_DUPLICATE_KEYS_SHOWN]:
-            start, end = _last_key(payload_text, key)
+        duplicates = _duplicate_keys(text, offset) if has_payload else []
+        for key in duplicates[:MAX_DUPLICATE_KEYS_SHOWN]:
+            start, end = _last_key(text, key, offset, payload_end)
             diagnostics.append(
                 Diagnostic(
                     "BS213",
                     Severity.WARNING,
                     line_no,
-                    offset + start,
-                    offset + end,
+                    start,
+                    end,
                     f"duplicate key {_shown(key)} in the {signal.kind} payload: readers keep"
                     " the last value, other JSON libraries may keep the first",
                 )
@@ -183,8 +194,8 @@ class LineChecker:
 
         before = text[:start]
         if before and not before.isspace():
-            inner = self._near_miss(text[start:], line_no)
             candidate = text[start:]
+            inner = self._near_miss(candidate, line_no)
             finding.replacement = (
                 candidate if parse_signal(candidate) is not None else inner.replacement
             )
@@ -236,7 +247,12 @@ class LineChecker:
         return finding
 
     def _kind(self, match: re.Match[str], add: Callable[[str, int, int, str], None]) -> str | None:
-        word, begin, end = match["kind"], match.start("kind"), match.end("kind")
+        begin, end = match.start("kind"), match.end("kind")
+        if end - begin > _LONGEST_KIND:  # no kind, and no misspelling of one: copy nothing
+            head = match.string[begin : begin + _SHOWN_CHARS]
+            add("BS204", begin, end, f"unknown kind {head!r}... ({end - begin} characters)")
+            return None
+        word = match["kind"]
         if word in _KINDS:
             return word
         if word.upper() in _KINDS:
@@ -255,27 +271,25 @@ class LineChecker:
         self, text: str, at: int, kind: str | None, add: Callable[[str, int, int, str], None]
     ) -> str | None:
         """Check what follows the kind; return the replacement line, if one is certain."""
-        rest = text[at:]
         fixed = f"{SIGNAL_PREFIX}{kind}"
-        if not rest:
+        size = len(text)
+        if at >= size:
             return fixed
-        body = rest.lstrip()
-        separator = rest[: len(rest) - len(body)]
-        if not body:
+        payload_at = _SPACES.match(text, at).end()  # type: ignore[union-attr]
+        if payload_at == size:
             add(
                 "BS208",
                 at,
-                len(text),
+                size,
                 "trailing whitespace after the kind; accepted only by lenient readers",
             )
             return fixed
-        payload_at = at + len(separator)
-        if not separator:
-            if body[0] not in '{["':
+        if payload_at == at:
+            if text[at] not in '{["':
                 add(
                     "BS211",
                     at,
-                    len(text),
+                    size,
                     "text follows the kind: only one space and a JSON object may follow it",
                 )
                 return None
@@ -285,13 +299,13 @@ class LineChecker:
                 at + 1,
                 "no space between the kind and the payload: put exactly one space before it",
             )
-        elif separator != " ":
-            if set(separator) == {" "}:
+        elif payload_at - at != 1 or text[at] != " ":
+            if _ONLY_SPACES.fullmatch(text, at, payload_at):
                 add(
                     "BS206",
                     at,
                     payload_at,
-                    f"{len(separator)} spaces between the kind and"
+                    f"{payload_at - at} spaces between the kind and"
                     " the payload; strict readers require exactly one",
                 )
             else:
@@ -302,68 +316,60 @@ class LineChecker:
                     "the kind and the payload must be separated by one"
                     " space, not tabs or other whitespace; accepted only by lenient readers",
                 )
-        stripped = body.rstrip()
-        if stripped != body:
+        end = _content_end(text, payload_at)
+        if end < size:
             add(
                 "BS208",
-                payload_at + len(stripped),
-                len(text),
+                end,
+                size,
                 "trailing whitespace after the payload; accepted only by lenient readers",
             )
-        return self._payload(stripped, payload_at, fixed, add)
+        return self._payload(text, payload_at, end, fixed, add)
 
     def _payload(
-        self, body: str, at: int, fixed: str, add: Callable[[str, int, int, str], None]
+        self, text: str, at: int, end: int, fixed: str, add: Callable[[str, int, int, str], None]
     ) -> str | None:
+        """Explain the payload ``text[at:end]`` (read in place: no copy of a long line)."""
         probe = PayloadProbe()
         try:
-            value, end = probe.decode(body)
+            value, stop = probe.decode(text, at)
         except json.JSONDecodeError as exc:
-            add(
-                "BS210",
-                at + exc.pos,
-                at + exc.pos + 1,
-                f"malformed JSON payload: {exc.msg} (column {at + exc.pos + 1})",
-            )
+            pos = min(exc.pos, end)
+            add("BS210", pos, pos + 1, f"malformed JSON payload: {exc.msg} (column {pos + 1})")
             return None
         except ValueError as exc:  # LimitExceeded, or anything else json refuses to convert
-            add("BS215", at, at + len(body), f"the payload holds {exc}")
+            add("BS215", at, end, f"the payload holds {exc}")
             return None
         if not isinstance(value, dict):
             what = "null" if value is None else type(value).__name__.replace("list", "array")
-            add("BS209", at, at + end, f"the payload is a JSON {what}, not an object")
+            add("BS209", at, stop, f"the payload is a JSON {what}, not an object")
             return None
-        if end < len(body):
-            add("BS211", at + end, at + len(body), "text follows the payload object")
+        if stop < end:
+            add("BS211", stop, end, "text follows the payload object")
             return None
         if probe.non_finite:
-            found = _NON_FINITE.search(body)
-            begin = at + (found.start() if found else 0)
-            add(
-                "BS212",
-                begin,
-                begin + (len(found.group()) if found else len(body)),
-                "NaN and Infinity are not JSON; send null or a string",
-            )
+            found = _NON_FINITE.search(text, at, end)
+            begin, finish = found.span() if found else (at, end)
+            add("BS212", begin, finish, "NaN and Infinity are not JSON; send null or a string")
             return None
         problem = limit_problem(value, probe)
         if problem:
-            add("BS215", at, at + len(body), f"the payload holds {problem}")
+            add("BS215", at, end, f"the payload holds {problem}")
             return None
-        candidate = f"{fixed} {body}"
+        candidate = f"{fixed} {text[at:end]}"
         if parse_signal(candidate) is not None:
             return candidate
-        bad_space = _BAD_JSON_SPACE.search(body)
+        bad_space = _BAD_JSON_SPACE.search(text, at, end)
         if bad_space:
             add(
                 "BS210",
-                at + bad_space.start(),
-                at + bad_space.end(),
+                bad_space.start(),
+                bad_space.end(),
                 "JSON whitespace in a"
                 " signal is limited to spaces and tabs (CR, LF, FF and VT end lines for readers)",
             )
         else:
-            add("BS210", at, at + len(body), "the payload is not strict JSON")
+            add("BS210", at, end, "the payload is not strict JSON")
         try:
             return format_signal(fixed[len(SIGNAL_PREFIX) :], value, validate=False)
         except (TypeError, ValueError):
@@ -392,9 +398,26 @@ class LineChecker:
         )
 
 
-def _duplicate_keys(payload: str) -> list[str]:
-    """Keys repeated within one object, in the order found: json's C scanner does the reading."""
-    if payload.count(":") < 2:
+def _content_end(text: str, start: int) -> int:
+    """Where ``text`` ends without trailing whitespace, at ``start`` or later.
+
+    A short run is walked back in place; only a long one is measured by a copy.
+    """
+    end = len(text)
+    floor = max(start, end - 64)
+    while end > floor and text[end - 1].isspace():
+        end -= 1
+    if end == floor > start:
+        return max(len(text.rstrip()), start)
+    return end
+
+
+def _duplicate_keys(text: str, start: int) -> list[str]:
+    """Keys repeated within one object of the payload at ``start``, in the order found.
+
+    json's C scanner does the reading; at most MAX_DUPLICATE_KEYS_SHOWN are collected.
+    """
+    if text.count(":", start) < 2:
         return []
     found: dict[str, None] = {}
 
@@ -411,19 +434,19 @@ def _duplicate_keys(payload: str) -> list[str]:
         return result
 
     with contextlib.suppress(ValueError, RecursionError):
-        json.JSONDecoder(object_pairs_hook=pairs).raw_decode(payload)
+        json.JSONDecoder(object_pairs_hook=pairs).raw_decode(text, start)
     return list(found)
 
 
-def _last_key(text: str, key: str) -> tuple[int, int]:
-    """The span of the last ``"key":`` in ``text`` (one backward pass), or the whole text."""
+def _last_key(text: str, key: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the last ``"key":`` in ``text[start:end]`` (one backward pass), or all of it."""
     literal = json.dumps(key, ensure_ascii=False)
-    end = len(text)
-    while (at := text.rfind(literal, 0, end)) >= 0:
+    limit = end
+    while (at := text.rfind(literal, start, limit)) >= 0:
         if _COLON.match(text, at + len(literal)):
             return at, at + len(literal)
-        end = at + len(literal) - 1
-    return 0, len(text)
+        limit = at + len(literal) - 1
+    return start, end
 
 
 def close_match(word: str, choices: list[str]) -> str | None:
@@ -440,13 +463,14 @@ def close_match(word: str, choices: list[str]) -> str | None:
 
 def _is_attempt(match: re.Match[str]) -> bool:
     """Tell a signal attempt from prose that mentions the name."""
-    word = match["kind"]
-    if word.upper() in _KINDS:
+    long_word = match.end("kind") - match.start("kind") > _LONGEST_KIND
+    if not long_word and match["kind"].upper() in _KINDS:
         return True
     if not match["colon"]:
         return False
-    exact = match.group()[: len(_PREFIX_WORD)] == _PREFIX_WORD
-    return exact or (word.isupper() and not match["gap"])
+    if match.string.startswith(_PREFIX_WORD, match.start()):
+        return True
+    return not match["gap"] and match["kind"].isupper()
 
 
 def _downgrade(diagnostic: Diagnostic) -> Diagnostic:
