@@ -300,14 +300,22 @@ _bsig_split() {
   _bsig_acc_start
   _bsig_b1=$1
   shift
-  for _bsig_x in "$@"; do
-    case $_bsig_x in
-      "$_bsig_sr"*) _bsig_b1=$_bsig_b1$_bsig_sx${_bsig_x#"$_bsig_sr"} ;;
-      *) _bsig_b1=$_bsig_b1$_bsig_sb$_bsig_x ;;
-    esac
-    _bsig_n1=$((_bsig_n1 + 1))
-    [ "$_bsig_n1" -lt 16 ] || _bsig_flush
-  done
+  if [ -z "$_bsig_sr" ]; then
+    # One byte: every piece after the first followed a NEEDLE.
+    for _bsig_x in "$@"; do
+      _bsig_b1=$_bsig_b1$_bsig_sx$_bsig_x _bsig_n1=$((_bsig_n1 + 1))
+      [ "$_bsig_n1" -lt 16 ] || _bsig_flush
+    done
+  else
+    for _bsig_x in "$@"; do
+      case $_bsig_x in
+        "$_bsig_sr"*) _bsig_b1=$_bsig_b1$_bsig_sx${_bsig_x#"$_bsig_sr"} ;;
+        *) _bsig_b1=$_bsig_b1$_bsig_sb$_bsig_x ;;
+      esac
+      _bsig_n1=$((_bsig_n1 + 1))
+      [ "$_bsig_n1" -lt 16 ] || _bsig_flush
+    done
+  fi
   _bsig_acc_end
   _bsig_j=${_bsig_j%x}
 }
