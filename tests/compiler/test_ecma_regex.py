@@ -254,6 +254,52 @@ def test_translate_is_linear() -> None:
     assert_linear(make, 300, what="translate")
 
 
+_SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schema"
+_PATH_GUARD = r"(?![^\n]*\n)"
+
+
+def _schema_patterns(node: object) -> Iterator[str]:
+    """Every ``pattern`` value and ``patternProperties`` key in a schema document."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "pattern" and isinstance(value, str):
+                yield value
+            elif key == "patternProperties" and isinstance(value, dict):
+                yield from value
+                yield from _schema_patterns(list(value.values()))
+            else:
+                yield from _schema_patterns(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _schema_patterns(item)
+
+
+def test_schema_patterns_translate_and_need_no_newline_guard(node: _Node) -> None:
+    """The vocabulary's own patterns, with and without the guard against Python's ``$``."""
+    paths = [".sdd/plan.md", ".sdd/plan.md\n", ".sdd/a\nb", ".sdd/../x", ".sdd/./x", ".sdd//x"]
+    paths += [
+        ".sdd/é",
+        ".sdd/a\\b",
+        ".sdd/\u2028",
+        ".sdd",
+        "x/.sdd/a",
+        ".sdd/a/",
+        ".sdd/\U0001f600",
+    ]
+    patterns = [
+        pattern
+        for path in sorted(_SCHEMA_DIR.glob("*.json"))
+        for pattern in _schema_patterns(json.loads(path.read_text(encoding="utf-8")))
+    ]
+    assert patterns
+    for pattern in patterns:
+        for variant in {pattern, pattern.replace(_PATH_GUARD, "")}:
+            assert _python_answers(variant, paths) == node.ask(variant, paths), variant
+    sdd = [p for p in patterns if "sdd" in p]
+    for pattern in sdd:
+        assert _python_answers(pattern.replace(_PATH_GUARD, ""), [".sdd/plan.md\n"]) == [False]
+
+
 # ---------------------------------------------------------------------------
 # Exhaustive: the escapes and '.' over every code point, against node
 # ---------------------------------------------------------------------------
