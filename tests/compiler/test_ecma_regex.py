@@ -323,7 +323,7 @@ def test_character_sets_equal_node_on_every_code_point(node: _Node) -> None:
 _INTERESTING = (
     "aAzZ09_-/ ,:<=!é\u00e9\u07c0\u0660\u00a0\u1680\u180e\u2000\u200a\u200b\u202f"
     "\u205f\u3000\ufeff\u2028\u2029\n\r\t\x0b\x0c\x00\x08\x7f\x85\U0001f600\U0010ffff"
-    "{}[]()|^$.*+?\\"
+    "{}[]()|^$.*+?\\\ud83d\ude00"  # and lone surrogates: a pair of them is one character
 )
 _SYNTAX = set("^$\\.*+?()[]{}|/")
 _CLASS_SPECIAL = set("\\]-^[")
