@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..model import Vocabulary
+from ._escape import comment_text, html_comment_text
 
 __all__ = ["MARKER", "header_lines", "markdown_header", "python_header"]
 
@@ -13,7 +14,11 @@ REGENERATE = "bernstein-signals generate"
 
 
 def header_lines(vocabulary: Vocabulary) -> list[str]:
-    """Two lines, no timestamp, so that output depends on the sources alone."""
+    """Two lines, no timestamp, so that output depends on the sources alone.
+
+    The lines hold source text (the vocabulary's name, folder names): each
+    format below escapes them for its comment syntax.
+    """
     return [
         f"{MARKER} from {', '.join(vocabulary.source_names)}"
         f" ({vocabulary.name} {vocabulary.version}).",
@@ -23,8 +28,9 @@ def header_lines(vocabulary: Vocabulary) -> list[str]:
 
 def python_header(vocabulary: Vocabulary) -> str:
     """The header as ``#`` comments, for Python and shell files."""
-    return "".join(f"# {line}\n" for line in header_lines(vocabulary))
+    return "".join(f"# {comment_text(line)}\n" for line in header_lines(vocabulary))
 
 
 def markdown_header(vocabulary: Vocabulary) -> str:
-    return "<!--\n" + "".join(f"{line}\n" for line in header_lines(vocabulary)) + "-->\n"
+    lines = header_lines(vocabulary)
+    return "<!--\n" + "".join(f"{html_comment_text(line)}\n" for line in lines) + "-->\n"

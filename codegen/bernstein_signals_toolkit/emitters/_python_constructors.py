@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from ..errors import ToolkitError
+import ast
+import dataclasses
+
 from ..model import Kind, Property, Vocabulary
+from ._escape import python_docstring
 from ._header import python_header
 from ._types import type_notation
 
-__all__ = ["constructors_module", "docstring_text"]
+__all__ = ["body_names", "constructors_module"]
 
 _SCALARS = {
     "string": "str",
@@ -17,7 +20,7 @@ _SCALARS = {
     "object": "dict[str, Any]",
     "null": "None",
 }
-_LOCALS = frozenset({"payload", "extras"})
+_PROBE = "p_probe_parameter"
 
 
 def _parameter(prop: Property) -> str:
@@ -29,17 +32,12 @@ def _parameter(prop: Property) -> str:
     return f"{prop.name}: {annotation} = None"
 
 
-def docstring_text(text: str) -> str:
-    """``text`` escaped to sit inside a triple-quoted docstring."""
-    return text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-
-
 def _docstring(kind: Kind) -> list[str]:
-    lines = ['    """' + docstring_text(kind.description), ""]
+    lines = ['    """' + python_docstring(kind.description), ""]
     if kind.properties:
         lines.append("    Args:")
         lines += [
-            f"        {prop.name}: {docstring_text(prop.description)}" for prop in kind.properties
+            f"        {prop.name}: {python_docstring(prop.description)}" for prop in kind.properties
         ]
         if kind.additional_properties:
             lines.append(
@@ -56,9 +54,6 @@ def _docstring(kind: Kind) -> list[str]:
 
 
 def _constructor(kind: Kind) -> list[str]:
-    clashes = sorted(_LOCALS & {prop.name for prop in kind.properties})
-    if clashes:
-        raise ToolkitError(f"{kind.file_name}: property name(s) {clashes} clash with the binding")
     required = [_parameter(prop) for prop in kind.properties if prop.required]
     optional = [_parameter(prop) for prop in kind.properties if not prop.required]
     parameters = [*required, *(["*", *optional] if optional else [])]
@@ -82,6 +77,37 @@ def _constructor(kind: Kind) -> list[str]:
         "",
         "",
     ]
+
+
+def body_names(kind: Kind) -> frozenset[str]:
+    """Every name a constructor's body reads or binds besides its parameters.
+
+    Read from a constructor generated for a probe property, so a name added
+    to the body is reserved at once: no parameter can shadow it.
+    """
+    probes = tuple(
+        Property(
+            name=_PROBE + suffix,
+            description="probe",
+            required=required,
+            types=("string",),
+            schema_json='{"type": "string"}',
+        )
+        for suffix, required in (("_a", True), ("_b", False))
+    )
+    probe = dataclasses.replace(
+        kind, properties=probes, required=(probes[0].name,), additional_properties=True
+    )
+    function = ast.parse("\n".join(_constructor(probe))).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    found = {
+        node.id
+        for statement in function.body
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Name)
+    }
+    found |= {arg.arg for arg in (function.args.vararg, function.args.kwarg) if arg is not None}
+    return frozenset(name for name in found if not name.startswith(_PROBE))
 
 
 def constructors_module(vocabulary: Vocabulary) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 from ..model import JSONValue, Kind, Property, SchemaDocument, Vocabulary
+from ..names import check_vocabulary
+from ._escape import markdown_cell, markdown_code, markdown_fence, markdown_text
 from ._header import markdown_header
 from ._types import type_notation
 
@@ -23,7 +25,6 @@ _CONSTRAINTS = {
     "maxLength": "at most {} character(s)",
     "minItems": "at least {} item(s)",
     "maxItems": "at most {} item(s)",
-    "pattern": "matches `{}`",
 }
 
 
@@ -46,17 +47,26 @@ def _constraints(prop: Property) -> str:
     schema = prop.schema
     items = schema.get("items")
     notes = [text.format(schema[key]) for key, text in _CONSTRAINTS.items() if key in schema]
+    if isinstance(schema.get("pattern"), str):
+        notes.append(f"matches {markdown_code(schema['pattern'])}")
     if isinstance(items, dict):
         notes += [
             f"each {text.format(items[key])}" for key, text in _CONSTRAINTS.items() if key in items
         ]
+        if isinstance(items.get("pattern"), str):
+            notes.append(f"each matches {markdown_code(items['pattern'])}")
     if schema.get("uniqueItems"):
         notes.append("no duplicates")
     return "; ".join(notes)
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def _in_cell(markdown: str) -> str:
+    """Markdown (code spans too) inside a table cell, where ``|`` still splits the row."""
+    return markdown.replace("|", "\\|")
+
+
+def _code_cell(text: str) -> str:
+    return _in_cell(markdown_code(text))
 
 
 def _fields_table(document: SchemaDocument) -> list[str]:
@@ -65,9 +75,9 @@ def _fields_table(document: SchemaDocument) -> list[str]:
     lines = ["| Field | Type | Required | Constraints | Description |", "|---|---|---|---|---|"]
     for prop in document.properties:
         lines.append(
-            f"| `{prop.name}` | `{_cell(type_expression(prop))}` |"
-            f" {'yes' if prop.required else 'no'} | {_cell(_constraints(prop))} |"
-            f" {_cell(prop.description)} |"
+            f"| {_code_cell(prop.name)} | {_code_cell(type_expression(prop))} |"
+            f" {'yes' if prop.required else 'no'} | {_in_cell(_constraints(prop))} |"
+            f" {markdown_cell(prop.description)} |"
         )
     extras = "allowed" if document.additional_properties else "not allowed"
     return [*lines, "", f"Other fields: {extras}.", ""]
@@ -86,21 +96,20 @@ def _kind_section(vocabulary: Vocabulary, kind: Kind) -> list[str]:
         f"## {kind.name}",
         "",
         f"Terminal: {'yes' if kind.terminal else 'no'}."
-        f" Schema: `{kind.file_name}` (`{kind.schema_id}`).",
+        f" Schema: {markdown_code(kind.file_name)} ({markdown_code(kind.schema_id)}).",
         "",
-        kind.description,
+        markdown_text(kind.description),
         "",
         *_fields_table(kind),
         "Examples:",
         "",
-        "```",
-        *examples,
-        "```",
+        *markdown_fence(examples),
         "",
     ]
 
 
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
+    check_vocabulary(vocabulary)
     prefix = vocabulary.grammar.prefix
     reply = vocabulary.reply
     lines = [
@@ -108,10 +117,11 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         "",
         f"# Stream-signal vocabulary {vocabulary.version}",
         "",
-        vocabulary.description,
+        markdown_text(vocabulary.description),
         "",
-        f"Every signal is one line: `{prefix}<KIND>[ <json-object>]`. The grammar is"
-        f" `{vocabulary.grammar.file_name}`; the payload of each kind is checked by its schema.",
+        f"Every signal is one line: {markdown_code(prefix + '<KIND>[ <json-object>]')}."
+        f" The grammar is {markdown_code(vocabulary.grammar.file_name)};"
+        " the payload of each kind is checked by its schema.",
         "",
         "## Kinds",
         "",
@@ -121,7 +131,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         "| Kind | Terminal? | Payload shape |",
         "|---|---|---|",
         *(
-            f"| `{kind.name}` | {'yes' if kind.terminal else 'no'} | `{_cell(_shape(kind))}` |"
+            f"| `{kind.name}` | {'yes' if kind.terminal else 'no'} | {_code_cell(_shape(kind))} |"
             for kind in vocabulary.kinds
         ),
         "",
@@ -135,15 +145,14 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
     lines += [
         "## Question reply",
         "",
-        f"Schema: `{reply.file_name}` (`{reply.schema_id}`). Shape: `{_cell(_shape(reply))}`.",
+        f"Schema: {markdown_code(reply.file_name)} ({markdown_code(reply.schema_id)})."
+        f" Shape: {markdown_code(_shape(reply))}.",
         "",
-        reply.description,
+        markdown_text(reply.description),
         "",
         *_fields_table(reply),
         "Examples:",
         "",
-        "```",
-        *(_canonical(example) for example in reply.examples),
-        "```",
+        *markdown_fence([_canonical(example) for example in reply.examples]),
     ]
     return {"docs/vocabulary.md": "\n".join(lines) + "\n"}

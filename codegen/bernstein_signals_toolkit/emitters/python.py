@@ -17,10 +17,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..errors import ToolkitError
+from ..errors import SourceError, ToolkitError, one_line
 from ..model import Vocabulary
+from ..names import check_python_names, check_vocabulary
+from ._escape import python_docstring
 from ._header import python_header
-from ._python_constructors import constructors_module, docstring_text
+from ._python_constructors import body_names, constructors_module
 from ._python_validators import validators_module
 from ._templates import template_names, template_text
 
@@ -45,7 +47,7 @@ DATAMODEL_CODEGEN_OPTIONS = (
 
 
 def _docstring(text: str, indent: str = "") -> str:
-    return f'{indent}"""{docstring_text(text)}"""\n'
+    return f'{indent}"""{python_docstring(text)}"""\n'
 
 
 def _payload_schema(vocabulary: Vocabulary) -> dict[str, object]:
@@ -180,18 +182,81 @@ def _template_modules(vocabulary: Vocabulary) -> dict[str, str]:
     return modules
 
 
+def _top_level(text: str) -> list[str]:
+    """The names a module binds at its top level, in order, repeats included."""
+    names: list[str] = []
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.append(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names += [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                names += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+    return names
+
+
+def _fixed_names(vocabulary: Vocabulary, modules: dict[str, str]) -> frozenset[str]:
+    """What the binding names without any kind: modules, runtime and kinds-module names, imports.
+
+    The constructors and payload types are the kinds' own names; everything
+    else at the top level of any module is fixed, and a kind must not take it.
+    """
+    own = {kind.snake for kind in vocabulary.kinds} | {kind.type_name for kind in vocabulary.kinds}
+    names = set(modules) | {"constructors", "payloads"}
+    for module, text in modules.items():
+        if module != "payloads":
+            names |= set(_top_level(text)) - own
+    return frozenset(names)
+
+
+def _parses(modules: dict[str, str], generated: frozenset[str]) -> None:
+    """Every module parses, and the ``generated`` ones bind each top-level name once.
+
+    Else a one-line error and exit status 2.
+
+    A source string that broke out of its escaping, or two kinds that map to
+    one name, end here instead of as a traceback or a module that shadows itself.
+    """
+    for module, text in modules.items():
+        try:
+            names = _top_level(text)
+        except (SyntaxError, ValueError) as exc:
+            detail = getattr(exc, "msg", str(exc))
+            raise ToolkitError(
+                f"generated {PACKAGE}/{module}.py does not parse ({one_line(detail)}):"
+                " an emitter let source text through unescaped"
+            ) from None
+        repeated = {name for name in names if names.count(name) > 1 and name != "__all__"}
+        if repeated and module in generated:
+            redefined = sorted(repeated)
+            raise SourceError(
+                f"{PACKAGE}/{module}.py",
+                "python-name",
+                f"the names {redefined} would be bound twice: two schemas map to one name",
+            )
+
+
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
+    check_vocabulary(vocabulary)
     modules = {
         "kinds": _kinds_module(vocabulary),
         "payloads": _payloads_module(vocabulary),
         "validators": validators_module(vocabulary),
         "constructors": constructors_module(vocabulary),
     }
+    generated = frozenset({*modules, "__init__"})
     for module, text in _template_modules(vocabulary).items():
         if module in modules:
             raise ToolkitError(f"template {module}.py would replace a generated module")
         modules[module] = text
+    if vocabulary.kinds:
+        check_python_names(
+            vocabulary, _fixed_names(vocabulary, modules), body_names(vocabulary.kinds[0])
+        )
     files = {f"{PACKAGE}/{module}.py": text for module, text in modules.items()}
     files[f"{PACKAGE}/__init__.py"] = _init_module(vocabulary, modules)
+    _parses({**modules, "__init__": files[f"{PACKAGE}/__init__.py"]}, generated)
     files[f"{PACKAGE}/py.typed"] = python_header(vocabulary)
     return files

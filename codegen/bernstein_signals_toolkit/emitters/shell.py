@@ -20,6 +20,8 @@ from types import ModuleType
 
 from ..errors import SourceError
 from ..model import JSONValue, Kind, Property, Vocabulary
+from ..names import check_shell_names, check_vocabulary
+from ._escape import comment_text, shell_double_quoted, shell_single_quoted
 from ._header import python_header
 from ._templates import TEMPLATES, template_text
 
@@ -173,9 +175,7 @@ def _field(kind: Kind, prop: Property) -> _Field:
     return _Field(prop, scalar, tuple(item_checks), tuple(array_checks), unique)
 
 
-def _quote(text: str) -> str:
-    """A single-quoted shell word."""
-    return "'" + text.replace("'", "'\"'\"'") + "'"
+_quote = shell_single_quoted
 
 
 def _wrap(text: str, indent: str) -> list[str]:
@@ -429,7 +429,52 @@ def _limit_markers() -> dict[str, str]:
     }
 
 
+_FUNCTION_NAMES = ("bernstein_{}", "_bsig_do_{}", "_bsig_help_{}")
+"""The shell functions each kind gets (see _function, _help and _wrapper)."""
+_VARIABLE_NAMES = ("_bsig_v_{}", "_bsig_s_{}", "_bsig_a_{}", "_bsig_n_{}")
+"""The variables each property gets (see _Field and _option_branch)."""
+
+
+def _check_names(vocabulary: Vocabulary, template: str) -> None:
+    """Kinds' functions and properties' variables never take a name the fixed library uses."""
+    # The template calls some kinds' functions (bernstein_run emits COMPLETED):
+    # those names are references to what this emitter generates, not clashes.
+    own = {name.format(kind.snake) for kind in vocabulary.kinds for name in _FUNCTION_NAMES}
+    defined = re.findall(r"(?m)^\s*((?:bernstein|_bsig)_\w+)\s*\(\)", template)
+    fixed = (
+        frozenset(re.findall(r"\b_bsig_\w+", template)) - own
+        | frozenset(defined)
+        | {name.format(helper) for helper in _FIXED for name in _FUNCTION_NAMES}
+    )
+    check_shell_names(
+        fixed,
+        {
+            kind.file_name: [name.format(kind.snake) for name in _FUNCTION_NAMES]
+            for kind in vocabulary.kinds
+        },
+    )
+    for kind in vocabulary.kinds:
+        variables = [name.format(prop.name) for prop in kind.properties for name in _VARIABLE_NAMES]
+        check_shell_names(fixed, {kind.file_name: variables})
+
+
+def _check_words(vocabulary: Vocabulary) -> None:
+    """Text the library quotes must fit in a shell word: no NUL (the one byte a word lacks)."""
+    for kind in vocabulary.kinds:
+        texts = [("/description", kind.description)]
+        texts += [(f"/properties/{p.name}/description", p.description) for p in kind.properties]
+        for pointer, text in texts:
+            if "\0" in text:
+                raise SourceError(
+                    kind.file_name,
+                    "shell",
+                    f"at {pointer}: a NUL character cannot be in a shell word (target shell)",
+                )
+
+
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
+    check_vocabulary(vocabulary)
+    _check_words(vocabulary)
     if vocabulary.grammar.kind_pattern != _KIND_PATTERN:
         raise SourceError(
             vocabulary.grammar.file_name,
@@ -445,10 +490,13 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         functions += _function(kind)
         wrappers += _wrapper(kind.snake, quiet=True)
     text = template_text(TEMPLATE)
+    _check_names(vocabulary, text)
+    # Each marker's value is escaped for where the template puts it: @VOCABULARY@
+    # and @KINDS@ in a `#` comment line, @PREFIX@ between double quotes.
     replacements = {
-        "@VOCABULARY@": f"{vocabulary.name} {vocabulary.version}",
+        "@VOCABULARY@": comment_text(f"{vocabulary.name} {vocabulary.version}"),
         "@KINDS@": ", ".join(kind.snake for kind in vocabulary.kinds),
-        "@PREFIX@": vocabulary.grammar.prefix,
+        "@PREFIX@": shell_double_quoted(vocabulary.grammar.prefix),
         "@TERMINALS@": " | ".join(kind.name for kind in vocabulary.terminal_kinds),
         "@KIND_FUNCTIONS@": "\n".join(functions).lstrip("\n"),
         "@WRAPPERS@": "\n".join(wrappers).lstrip("\n"),
