@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bernstein_signals_toolkit.errors import ToolkitError
+from bernstein_signals_toolkit.errors import SourceError
 from bernstein_signals_toolkit.generate import render_sources, write
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,8 +113,39 @@ def test_compiled_keywords_agree_with_jsonschema(tmp_path: Path) -> None:
     assert result.stdout.strip() == str(len(PAYLOADS)), result.stderr
 
 
-def test_a_keyword_it_cannot_compile_stops_generation(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("where", "keyword", "pointer"),
+    [
+        (("properties", "meta"), "unevaluatedProperties", "/properties/meta"),
+        (("properties", "tags", "items"), "$dynamicRef", "/properties/tags/items"),
+        ((), "unevaluatedProperties", "/"),
+        (("properties", "count"), "enumm", "/properties/count"),
+    ],
+)
+def test_a_keyword_it_cannot_compile_stops_generation(
+    tmp_path: Path, where: tuple[str, ...], keyword: str, pointer: str
+) -> None:
     schema = json.loads(json.dumps(PROBE_SCHEMA))
-    schema["properties"]["count"]["enum"] = [1, 2]
-    with pytest.raises(ToolkitError, match=r"probe\.schema\.json: .*cannot compile enum"):
+    target = schema
+    for step in where:
+        target = target[step]
+    target[keyword] = False if keyword.startswith("un") else "#x"
+    expected = (
+        rf"probe\.schema\.json: \[keyword\] at {re.escape(pointer)}: '{re.escape(keyword)}'"
+        r" cannot be compiled for the python target"
+    )
+    with pytest.raises(SourceError, match=expected) as caught:
         render_sources(*_vocabulary(tmp_path, schema), targets=["python"])
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "items", [{"uniqueItems": False}, True, {}, {"items": True}, {"description": "any"}]
+)
+def test_an_items_schema_that_compiles_to_nothing_generates(tmp_path: Path, items: Any) -> None:
+    schema = json.loads(json.dumps(PROBE_SCHEMA))
+    schema["properties"]["tags"]["items"] = items
+    schema["properties"]["grid"]["items"] = {"type": "array", "items": items}
+    files = render_sources(*_vocabulary(tmp_path, schema), targets=["python"])
+    source = files["python/bernstein_signals/validators.py"]
+    compile(source, "validators.py", "exec")

@@ -2,18 +2,20 @@
 # Do not edit: change the sources and run `bernstein-signals generate`.
 """Helpers the generated validators call, with JSON Schema's meaning of equality."""
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, Final
 
+from .errors import PayloadError, _shown
 from .limits import MAX_NESTING_DEPTH
 
-__all__ = ["ABSENT", "all_unique"]
+__all__ = ["ABSENT", "all_unique", "json_key", "member_pointer", "multiple_of", "passes"]
 
 ABSENT: Final = object()
 """Stands for a member the payload does not have."""
 
 
-def _key(value: object, depth: int = 0) -> object:
+def json_key(value: object, depth: int = 0) -> object:
     """A hashable stand-in equal for JSON-equal values: 1 == 1.0, but True != 1.
 
     Bounded: below :data:`MAX_NESTING_DEPTH` levels (which no signal can
@@ -26,8 +28,11 @@ def _key(value: object, depth: int = 0) -> object:
         if depth >= MAX_NESTING_DEPTH:
             return (id, id(value))
         if isinstance(value, dict):
-            return (dict, frozenset((key, _key(item, depth + 1)) for key, item in value.items()))
-        return (list, tuple(_key(item, depth + 1) for item in value))
+            return (
+                dict,
+                frozenset((key, json_key(item, depth + 1)) for key, item in value.items()),
+            )
+        return (list, tuple(json_key(item, depth + 1) for item in value))
     try:
         hash(value)
     except TypeError:
@@ -44,7 +49,36 @@ def all_unique(items: Sequence[object]) -> bool:
     else:  # only str items (the usual case), whose hashing cannot recurse as a deep tuple's does
         return len(set(items)) == len(items)
     try:
-        keys = {_key(item) for item in items}
+        keys = {json_key(item) for item in items}
     except TypeError:  # a dict key that is not hashable: not JSON; compare as distinct
         return True
     return len(keys) == len(items)
+
+
+def multiple_of(value: float, divisor: float) -> bool:
+    """``multipleOf`` as jsonschema decides it: float division, exact when that overflows."""
+    if isinstance(divisor, float):
+        quotient = value / divisor
+        try:
+            return int(quotient) == quotient
+        except (OverflowError, ValueError):  # an infinite quotient: exact, or no (inf, nan)
+            try:
+                return (Fraction(value) / Fraction(divisor)).denominator == 1
+            except (OverflowError, ValueError):
+                return False
+    return not value % divisor
+
+
+def passes(
+    check: Callable[[Any, str, list[PayloadError], int], None], value: object, depth: int
+) -> bool:
+    """Whether ``value`` passes a compiled subschema (for anyOf, oneOf, not, if, contains)."""
+    errors: list[PayloadError] = []
+    check(value, "", errors, depth)
+    return not errors
+
+
+def member_pointer(pointer: str, key: object) -> str:
+    """The JSON pointer of the member ``key`` of the object at ``pointer``."""
+    name = key if isinstance(key, str) else _shown(key)
+    return pointer + "/" + name.replace("~", "~0").replace("/", "~1")

@@ -9,18 +9,19 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from ._validation import ABSENT, all_unique
+from ._validation import ABSENT, all_unique, member_pointer
 from .errors import PayloadError, _shown
 from .kinds import SignalKind
 
 __all__ = ["validate_payload", "validate_reply"]
 
+_NOT_OBJECT: Final = "must be a JSON object"
 _PATTERN_0: Final = re.compile(
-    "^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
+    "\\A(?![^\\x0a]*\\x0a)\\x2esdd(?:\\x2f(?!\\x2e\\x2e?(?:\\x2f|\\Z))[^\\x2f\\x5c\\x00-\\x1f]+)+\\Z"
 )
 
 
-def _check_blocked(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
+def _check_blocked(payload: dict[Any, Any], errors: list[PayloadError], depth: int = 0) -> None:
     """Append the ways ``payload`` breaks blocked.schema.json."""
     value = payload.get("reason", ABSENT)
     if value is ABSENT:
@@ -29,6 +30,7 @@ def _check_blocked(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
                 "/reason",
                 "required",
                 "is required. What blocks the run, for the operator. It must not be empty: a blocked run with no reason gives the operator nothing to act on.",
+                "is required",
             )
         )
     elif isinstance(value, str):
@@ -38,6 +40,7 @@ def _check_blocked(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
                     "/reason",
                     "minLength",
                     "must be at least 1 character long. What blocks the run, for the operator. It must not be empty: a blocked run with no reason gives the operator nothing to act on.",
+                    "must be at least 1 character long",
                 )
             )
     else:
@@ -46,41 +49,40 @@ def _check_blocked(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
                 "/reason",
                 "type",
                 "must be a string. What blocks the run, for the operator. It must not be empty: a blocked run with no reason gives the operator nothing to act on.",
+                "must be a string",
             )
         )
     value = payload.get("hint", ABSENT)
-    if value is ABSENT or value is None or isinstance(value, str):
-        pass
-    else:
+    if value is not ABSENT and (not (value is None or isinstance(value, str))):
         errors.append(
             PayloadError(
                 "/hint",
                 "type",
                 "must be null or a string. What the operator could do to unblock the run, or null (or absent) when there is no suggestion.",
+                "must be null or a string",
             )
         )
 
 
-def _check_completed(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
+def _check_completed(payload: dict[Any, Any], errors: list[PayloadError], depth: int = 0) -> None:
     """Append the ways ``payload`` breaks completed.schema.json."""
 
 
-def _check_failed(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
+def _check_failed(payload: dict[Any, Any], errors: list[PayloadError], depth: int = 0) -> None:
     """Append the ways ``payload`` breaks failed.schema.json."""
     value = payload.get("reason", ABSENT)
-    if value is ABSENT or isinstance(value, str):
-        pass
-    else:
+    if value is not ABSENT and (not (isinstance(value, str))):
         errors.append(
             PayloadError(
                 "/reason",
                 "type",
                 'must be a string. Why the run failed, for the operator: an exit status ("exit 2"), a signal ("signal TERM") or a short message.',
+                "must be a string",
             )
         )
 
 
-def _check_plan_draft(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
+def _check_plan_draft(payload: dict[Any, Any], errors: list[PayloadError], depth: int = 0) -> None:
     """Append the ways ``payload`` breaks plan_draft.schema.json."""
     value = payload.get("markdown", ABSENT)
     if value is ABSENT:
@@ -89,6 +91,7 @@ def _check_plan_draft(payload: dict[Any, Any], errors: list[PayloadError]) -> No
                 "/markdown",
                 "required",
                 "is required. The draft plan as markdown. Newlines travel escaped inside the JSON string, so the signal stays on one line. It must not be empty: an empty draft carries no plan.",
+                "is required",
             )
         )
     elif isinstance(value, str):
@@ -98,6 +101,7 @@ def _check_plan_draft(payload: dict[Any, Any], errors: list[PayloadError]) -> No
                     "/markdown",
                     "minLength",
                     "must be at least 1 character long. The draft plan as markdown. Newlines travel escaped inside the JSON string, so the signal stays on one line. It must not be empty: an empty draft carries no plan.",
+                    "must be at least 1 character long",
                 )
             )
     else:
@@ -106,31 +110,35 @@ def _check_plan_draft(payload: dict[Any, Any], errors: list[PayloadError]) -> No
                 "/markdown",
                 "type",
                 "must be a string. The draft plan as markdown. Newlines travel escaped inside the JSON string, so the signal stays on one line. It must not be empty: an empty draft carries no plan.",
+                "must be a string",
             )
         )
     value = payload.get("path", ABSENT)
-    if value is ABSENT or value is None:
-        pass
-    elif isinstance(value, str):
-        if _PATTERN_0.search(value) is None:
+    if value is not ABSENT:
+        if value is None:
+            pass
+        elif isinstance(value, str):
+            if _PATTERN_0.search(value) is None:
+                errors.append(
+                    PayloadError(
+                        "/path",
+                        "pattern",
+                        "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$. Where the plan will be written, or null (or absent) when not yet known: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
+                        "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$",
+                    )
+                )
+        else:
             errors.append(
                 PayloadError(
                     "/path",
-                    "pattern",
-                    "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$. Where the plan will be written, or null (or absent) when not yet known: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
+                    "type",
+                    "must be null or a string. Where the plan will be written, or null (or absent) when not yet known: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
+                    "must be null or a string",
                 )
             )
-    else:
-        errors.append(
-            PayloadError(
-                "/path",
-                "type",
-                "must be null or a string. Where the plan will be written, or null (or absent) when not yet known: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
-            )
-        )
 
 
-def _check_plan_ready(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
+def _check_plan_ready(payload: dict[Any, Any], errors: list[PayloadError], depth: int = 0) -> None:
     """Append the ways ``payload`` breaks plan_ready.schema.json."""
     value = payload.get("path", ABSENT)
     if value is ABSENT:
@@ -139,6 +147,7 @@ def _check_plan_ready(payload: dict[Any, Any], errors: list[PayloadError]) -> No
                 "/path",
                 "required",
                 "is required. The plan file: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
+                "is required",
             )
         )
     elif isinstance(value, str):
@@ -148,6 +157,7 @@ def _check_plan_ready(payload: dict[Any, Any], errors: list[PayloadError]) -> No
                     "/path",
                     "pattern",
                     "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$. The plan file: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
+                    "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$",
                 )
             )
     else:
@@ -156,11 +166,12 @@ def _check_plan_ready(payload: dict[Any, Any], errors: list[PayloadError]) -> No
                 "/path",
                 "type",
                 "must be a string. The plan file: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
+                "must be a string",
             )
         )
 
 
-def _check_question(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
+def _check_question(payload: dict[Any, Any], errors: list[PayloadError], depth: int = 0) -> None:
     """Append the ways ``payload`` breaks question.schema.json."""
     value = payload.get("question", ABSENT)
     if value is ABSENT:
@@ -169,6 +180,7 @@ def _check_question(payload: dict[Any, Any], errors: list[PayloadError]) -> None
                 "/question",
                 "required",
                 "is required. The question as the operator should see it. It must not be empty: an empty question cannot be answered meaningfully.",
+                "is required",
             )
         )
     elif isinstance(value, str):
@@ -178,6 +190,7 @@ def _check_question(payload: dict[Any, Any], errors: list[PayloadError]) -> None
                     "/question",
                     "minLength",
                     "must be at least 1 character long. The question as the operator should see it. It must not be empty: an empty question cannot be answered meaningfully.",
+                    "must be at least 1 character long",
                 )
             )
     else:
@@ -186,77 +199,87 @@ def _check_question(payload: dict[Any, Any], errors: list[PayloadError]) -> None
                 "/question",
                 "type",
                 "must be a string. The question as the operator should see it. It must not be empty: an empty question cannot be answered meaningfully.",
+                "must be a string",
             )
         )
     value = payload.get("options", ABSENT)
-    if value is ABSENT or value is None:
-        pass
-    elif isinstance(value, list):
-        if len(value) < 1:
-            errors.append(
-                PayloadError(
-                    "/options",
-                    "minItems",
-                    "must hold at least 1 item. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
-                )
-            )
-        if not all_unique(value):
-            errors.append(
-                PayloadError(
-                    "/options",
-                    "uniqueItems",
-                    "must not hold duplicate items. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
-                )
-            )
-        for index_1, item_1 in enumerate(value):
-            if isinstance(item_1, str):
-                if len(item_1) < 1:
-                    errors.append(
-                        PayloadError(
-                            f"/options/{index_1}",
-                            "minLength",
-                            "must be at least 1 character long. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
-                        )
-                    )
-            else:
+    if value is not ABSENT:
+        if value is None:
+            pass
+        elif isinstance(value, list):
+            if len(value) < 1:
                 errors.append(
                     PayloadError(
-                        f"/options/{index_1}",
-                        "type",
-                        "must be a string. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
+                        "/options",
+                        "minItems",
+                        "must hold at least 1 item. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
+                        "must hold at least 1 item",
                     )
                 )
-    else:
-        errors.append(
-            PayloadError(
-                "/options",
-                "type",
-                "must be null or an array. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
+            if not all_unique(value):
+                errors.append(
+                    PayloadError(
+                        "/options",
+                        "uniqueItems",
+                        "must not hold duplicate items. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
+                        "must not hold duplicate items",
+                    )
+                )
+            for index_1, item_1 in enumerate(value):
+                if isinstance(item_1, str):
+                    if len(item_1) < 1:
+                        errors.append(
+                            PayloadError(
+                                "/options" + "/" + str(index_1),
+                                "minLength",
+                                "must be at least 1 character long. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
+                                "must be at least 1 character long",
+                            )
+                        )
+                else:
+                    errors.append(
+                        PayloadError(
+                            "/options" + "/" + str(index_1),
+                            "type",
+                            "must be a string. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
+                            "must be a string",
+                        )
+                    )
+        else:
+            errors.append(
+                PayloadError(
+                    "/options",
+                    "type",
+                    "must be null or an array. The answers the operator may choose from, or null (or absent) for a free-form answer. When given, the list holds at least one non-empty string and no duplicates: an empty list leaves nothing to choose, and a duplicate makes the choice ambiguous.",
+                    "must be null or an array",
+                )
             )
-        )
     value = payload.get("id", ABSENT)
-    if value is ABSENT or value is None:
-        pass
-    elif isinstance(value, str):
-        if len(value) < 1:
+    if value is not ABSENT:
+        if value is None:
+            pass
+        elif isinstance(value, str):
+            if len(value) < 1:
+                errors.append(
+                    PayloadError(
+                        "/id",
+                        "minLength",
+                        "must be at least 1 character long. Identifies the question so that the reply can name it in `in_reply_to`. Optional: without an id the orchestrator answers questions first-in-first-out. When given it is not empty, since an empty id could not be told apart from a missing one.",
+                        "must be at least 1 character long",
+                    )
+                )
+        else:
             errors.append(
                 PayloadError(
                     "/id",
-                    "minLength",
-                    "must be at least 1 character long. Identifies the question so that the reply can name it in `in_reply_to`. Optional: without an id the orchestrator answers questions first-in-first-out. When given it is not empty, since an empty id could not be told apart from a missing one.",
+                    "type",
+                    "must be null or a string. Identifies the question so that the reply can name it in `in_reply_to`. Optional: without an id the orchestrator answers questions first-in-first-out. When given it is not empty, since an empty id could not be told apart from a missing one.",
+                    "must be null or a string",
                 )
             )
-    else:
-        errors.append(
-            PayloadError(
-                "/id",
-                "type",
-                "must be null or a string. Identifies the question so that the reply can name it in `in_reply_to`. Optional: without an id the orchestrator answers questions first-in-first-out. When given it is not empty, since an empty id could not be told apart from a missing one.",
-            )
-        )
 
 
-def _check_reply(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
+def _check_reply(payload: dict[Any, Any], errors: list[PayloadError], depth: int = 0) -> None:
     """Append the ways ``payload`` breaks reply.schema.json."""
     value = payload.get("in_reply_to", ABSENT)
     if value is ABSENT:
@@ -265,6 +288,7 @@ def _check_reply(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
                 "/in_reply_to",
                 "required",
                 "is required. The id of the question answered, or null for the oldest unanswered question that had no id.",
+                "is required",
             )
         )
     elif value is None:
@@ -276,6 +300,7 @@ def _check_reply(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
                     "/in_reply_to",
                     "minLength",
                     "must be at least 1 character long. The id of the question answered, or null for the oldest unanswered question that had no id.",
+                    "must be at least 1 character long",
                 )
             )
     else:
@@ -284,6 +309,7 @@ def _check_reply(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
                 "/in_reply_to",
                 "type",
                 "must be null or a string. The id of the question answered, or null for the oldest unanswered question that had no id.",
+                "must be null or a string",
             )
         )
     value = payload.get("answer", ABSENT)
@@ -293,27 +319,26 @@ def _check_reply(payload: dict[Any, Any], errors: list[PayloadError]) -> None:
                 "/answer",
                 "required",
                 "is required. The operator's answer. When the question listed options, one of them.",
+                "is required",
             )
         )
-    elif isinstance(value, str):
-        pass
-    else:
+    elif not (isinstance(value, str)):
         errors.append(
             PayloadError(
                 "/answer",
                 "type",
                 "must be a string. The operator's answer. When the question listed options, one of them.",
+                "must be a string",
             )
         )
-    for key in payload:
-        if key not in ("answer", "in_reply_to"):
-            name = key if isinstance(key, str) else _shown(key)
-            pointer = "/" + name.replace("~", "~0").replace("/", "~1")
+    for key_0 in payload:
+        if key_0 not in ("in_reply_to", "answer"):
             errors.append(
                 PayloadError(
-                    pointer,
+                    member_pointer("", key_0),
                     "additionalProperties",
-                    "is not allowed: the only members are answer, in_reply_to.",
+                    "is not allowed: the only members are in_reply_to, answer.",
+                    "is not allowed: the only members are in_reply_to, answer",
                 )
             )
 
@@ -337,7 +362,7 @@ def validate_payload(kind: SignalKind | str, payload: object) -> list[PayloadErr
     if check is None:
         raise ValueError(f"unknown signal kind {_shown(kind)}")
     if not isinstance(payload, dict):
-        return [PayloadError("", "type", "must be a JSON object")]
+        return [PayloadError("", "type", _NOT_OBJECT, _NOT_OBJECT)]
     errors: list[PayloadError] = []
     check(payload, errors)
     return errors
@@ -346,7 +371,7 @@ def validate_payload(kind: SignalKind | str, payload: object) -> list[PayloadErr
 def validate_reply(payload: object) -> list[PayloadError]:
     """The ways ``payload`` breaks the reply schema; empty means valid."""
     if not isinstance(payload, dict):
-        return [PayloadError("", "type", "must be a JSON object")]
+        return [PayloadError("", "type", _NOT_OBJECT, _NOT_OBJECT)]
     errors: list[PayloadError] = []
     _check_reply(payload, errors)
     return errors

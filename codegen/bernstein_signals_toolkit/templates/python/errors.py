@@ -32,7 +32,9 @@ class PayloadError:
     rule: str
     """The schema keyword broken (``type``, ``required``, ``minLength``, ``pattern``...)."""
     message: str
-    """What is wrong, followed by the schema's description of the field."""
+    """What is wrong (the schema's ``x-bernstein-message`` if it gives one), then the field's description."""
+    detail: str = ""
+    """The rule in the validator's own words (``must match ^a$``), whatever message the schema gives."""
 
     def __str__(self) -> str:
         return f"{self.pointer or '/'}: {self.message} [{self.rule}]"

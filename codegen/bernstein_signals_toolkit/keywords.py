@@ -1,0 +1,173 @@
+"""The one table of JSON Schema 2020-12 keywords and what each target does with them.
+
+Every emitter reads this table: a keyword a target compiles is enforced,
+an annotation is accepted and ignored alike everywhere, and anything else
+(refused here, or missing from the table) stops ``generate`` with a
+one-line error, so no binding can silently drop a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import Enum
+from typing import Final
+
+__all__ = [
+    "EXTENSION_PREFIX",
+    "KEYWORDS",
+    "MESSAGE_KEYWORD",
+    "REFUSAL_REASONS",
+    "TARGETS",
+    "Support",
+    "refusals",
+    "support",
+]
+
+
+class Support(Enum):
+    """What a target does with a keyword."""
+
+    COMPILED = "compiled"
+    ANNOTATION = "annotation"
+    REFUSED = "refused"
+
+
+TARGETS: Final = ("python", "shell")
+"""The targets that compile schemas, in the table's column order."""
+
+EXTENSION_PREFIX: Final = "x-"
+"""Keywords starting with this are extensions: annotations for every target."""
+
+MESSAGE_KEYWORD: Final = "x-bernstein-message"
+"""A plain message for the subschema's rules: a string, or an object keyword -> string."""
+
+_C, _A, _R = Support.COMPILED, Support.ANNOTATION, Support.REFUSED
+
+KEYWORDS: Final[dict[str, tuple[Support, Support]]] = {
+    # keyword: (python, shell)
+    # core
+    "$schema": (_A, _A),
+    "$id": (_A, _A),
+    "$comment": (_A, _A),
+    "$defs": (_C, _R),
+    "$ref": (_C, _R),
+    "$anchor": (_R, _R),
+    "$dynamicRef": (_R, _R),
+    "$dynamicAnchor": (_R, _R),
+    "$vocabulary": (_R, _R),
+    # meta-data
+    "title": (_A, _A),
+    "description": (_A, _A),
+    "default": (_A, _A),
+    "examples": (_A, _A),
+    "deprecated": (_A, _A),
+    "readOnly": (_A, _A),
+    "writeOnly": (_A, _A),
+    "format": (_A, _A),
+    "contentEncoding": (_A, _A),
+    "contentMediaType": (_A, _A),
+    "contentSchema": (_A, _A),
+    # any instance
+    "type": (_C, _C),
+    "enum": (_C, _R),
+    "const": (_C, _R),
+    # numbers
+    "minimum": (_C, _R),
+    "maximum": (_C, _R),
+    "exclusiveMinimum": (_C, _R),
+    "exclusiveMaximum": (_C, _R),
+    "multipleOf": (_C, _R),
+    # strings
+    "minLength": (_C, _C),
+    "maxLength": (_C, _R),
+    "pattern": (_C, _C),
+    # arrays
+    "items": (_C, _C),
+    "prefixItems": (_C, _R),
+    "minItems": (_C, _C),
+    "maxItems": (_C, _C),
+    "uniqueItems": (_C, _C),
+    "contains": (_C, _R),
+    "minContains": (_C, _R),
+    "maxContains": (_C, _R),
+    "unevaluatedItems": (_R, _R),
+    # objects
+    "properties": (_C, _C),
+    "required": (_C, _C),
+    "additionalProperties": (_C, _C),
+    "patternProperties": (_C, _R),
+    "propertyNames": (_C, _R),
+    "minProperties": (_C, _R),
+    "maxProperties": (_C, _R),
+    "dependentRequired": (_C, _R),
+    "dependentSchemas": (_C, _R),
+    "unevaluatedProperties": (_R, _R),
+    # applicators
+    "allOf": (_C, _R),
+    "anyOf": (_C, _R),
+    "oneOf": (_C, _R),
+    "not": (_C, _R),
+    "if": (_C, _R),
+    "then": (_C, _R),
+    "else": (_C, _R),
+}
+"""keyword -> (python, shell). The shell column is what shell arguments can carry."""
+
+REFUSAL_REASONS: Final[dict[str, str]] = {
+    "$anchor": "only local '#/$defs/...' references are compiled",
+    "$dynamicRef": "dynamic scopes are not compiled",
+    "$dynamicAnchor": "dynamic scopes are not compiled",
+    "$vocabulary": "only the standard 2020-12 vocabularies are compiled",
+    "unevaluatedItems": "it needs annotation tracking across applicators; use items",
+    "unevaluatedProperties": (
+        "it needs annotation tracking across applicators; use additionalProperties"
+    ),
+}
+"""Why a keyword is refused everywhere, for the error and the reference page."""
+
+
+def support(keyword: str, target: str) -> Support:
+    """What ``target`` does with ``keyword``; extensions are annotations, unknown words refused."""
+    if keyword.startswith(EXTENSION_PREFIX):
+        return Support.ANNOTATION
+    row = KEYWORDS.get(keyword)
+    if row is None:
+        return Support.REFUSED
+    return row[TARGETS.index(target)]
+
+
+_ONE_SCHEMA: Final = frozenset(
+    {"items", "not", "if", "then", "else", "contains", "additionalProperties", "propertyNames"}
+)
+_SCHEMA_LISTS: Final = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+_SCHEMA_MAPS: Final = frozenset({"$defs", "properties", "patternProperties", "dependentSchemas"})
+
+
+def _step(name: str) -> str:
+    return "/" + name.replace("~", "~0").replace("/", "~1")
+
+
+def refusals(schema: object, target: str, pointer: str = "") -> Iterator[tuple[str, str, str]]:
+    """(JSON pointer, keyword, why) for each keyword ``target`` refuses, at any depth.
+
+    A nested ``$id`` is refused too: it would change what ``$ref`` resolves against.
+    """
+    if not isinstance(schema, dict):
+        return
+    for keyword, value in schema.items():
+        where = pointer + _step(keyword)
+        if support(keyword, target) is Support.REFUSED:
+            reason = REFUSAL_REASONS.get(keyword, "not supported by this target")
+            if keyword not in KEYWORDS and not keyword.startswith(EXTENSION_PREFIX):
+                reason = "not a JSON Schema 2020-12 keyword (extensions start with x-)"
+            yield pointer or "/", keyword, reason
+        elif keyword == "$id" and pointer:
+            yield pointer, keyword, "a nested $id changes the base of $ref"
+        elif keyword in _ONE_SCHEMA:
+            yield from refusals(value, target, where)
+        elif keyword in _SCHEMA_LISTS and isinstance(value, list):
+            for index, item in enumerate(value):
+                yield from refusals(item, target, f"{where}/{index}")
+        elif keyword in _SCHEMA_MAPS and isinstance(value, dict):
+            for name, item in value.items():
+                yield from refusals(item, target, where + _step(name))
