@@ -438,7 +438,7 @@ def _disjunction(draw: st.DrawFn, depth: int) -> tuple[str, Sampler]:
 
 @st.composite
 def _pattern_and_inputs(draw: st.DrawFn) -> tuple[str, list[str]]:
-    pattern, sample = draw(_disjunction(draw(st.integers(0, 3))))
+    pattern, sample = draw(_disjunction(draw(st.integers(0, 2))))
     inputs = []
     for _ in range(draw(st.integers(1, 6))):
         near = sample(draw)
