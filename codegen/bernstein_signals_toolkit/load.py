@@ -196,9 +196,6 @@ def _check_schema(path: Path, schema: JSONValue) -> dict[str, Any]:
         raise SourceError(path, "payload-object", "a payload schema must have 'type': 'object'")
     for key in ("$id", "title", "description"):
         _require(path, schema, key, str, "schema")
-    additional = schema.get("additionalProperties", True)
-    if not isinstance(additional, bool):
-        raise SourceError(path, "schema", "'additionalProperties' must be true or false")
     return schema
 
 
@@ -228,7 +225,8 @@ def _document_fields(path: Path, schema: dict[str, Any], type_name: str) -> dict
         "description": schema["description"],
         "properties": properties,
         "required": tuple(schema.get("required", [])),
-        "additional_properties": schema.get("additionalProperties", True),
+        # Extras are allowed unless refused outright; a schema for them is the validators' to check.
+        "additional_properties": schema.get("additionalProperties", True) is not False,
         "examples_json": json.dumps(schema["examples"], ensure_ascii=False),
         "schema_json": json.dumps(schema, ensure_ascii=False),
     }

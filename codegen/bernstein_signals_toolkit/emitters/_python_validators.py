@@ -610,7 +610,7 @@ class _Compiler:
         rest.pop("additionalProperties", None)
         rest.pop("propertyNames", None)
         rest.pop("properties")
-        yield from self.obj(rest, site, "")
+        yield from self.keywords("object", rest, site, "")
         yield from self.any_type(schema, site, "")
 
 
