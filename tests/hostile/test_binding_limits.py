@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import bernstein_signals as bs
@@ -118,6 +118,7 @@ _TOKENS = st.sampled_from(
 
 @settings(max_examples=500)
 @given(st.lists(_TOKENS, max_size=12))
+@example(["\\ud83d", "\\\\", "\\ude00"])  # an escaped backslash between: no pair
 def test_lone_surrogate_escapes_are_found_exactly(tokens: list[str]) -> None:
     body = "".join(tokens)
     line = 'BERNSTEIN:COMPLETED {"a":"' + body + '"}'

@@ -160,11 +160,13 @@ def _has_lone_surrogate_escape(text: str) -> bool:
 
     Checked on the text, not the decoded value: a duplicate key may have
     dropped the member that held it. Escaped backslashes go first, so every
-    backslash left starts an escape; then the pairs go, in one regex pass.
+    backslash left starts an escape; then the pairs go, in one regex pass. An
+    escaped backslash becomes two plain characters, not nothing: it separates
+    the escapes on either side, which must not become a pair.
     """
     if not _SURROGATE_ESCAPE.search(text):
         return False
-    text = text.replace("\\\\", "")
+    text = text.replace("\\\\", "__")
     if not _SURROGATE_ESCAPE.search(text):  # each match was an escaped backslash, then text
         return False
     return _SURROGATE_ESCAPE.search(_SURROGATE_PAIR_ESCAPES.sub("", text)) is not None
