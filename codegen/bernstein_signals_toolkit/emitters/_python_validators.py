@@ -171,10 +171,14 @@ class _Compiler:
             isinstance(given, dict)
             and given
             and all(isinstance(text, str) and text.strip() for text in given.values())
+            and set(given) <= set(schema) | {"required", "type"}
         ):
             return dict(given)
         raise self.refuse(
-            pointer, MESSAGE_KEYWORD, "it must be a non-empty string or an object keyword -> string"
+            pointer,
+            MESSAGE_KEYWORD,
+            "it must be a non-empty string, or an object mapping keywords of its schema to"
+            " non-empty strings",
         )
 
     # -- subschemas ----------------------------------------------------------
@@ -593,8 +597,10 @@ class _Compiler:
                 )
         for name, subschema in properties.items():
             description = subschema.get("description", "") if isinstance(subschema, dict) else ""
-            at = _Site("value", repr("/" + _escaped(name)), description, 1, {})
-            body = list(self.value(subschema, at, f"/properties/{_escaped(name)}"))
+            where = f"/properties/{_escaped(name)}"
+            words = self.messages(subschema, where) if isinstance(subschema, dict) else {}
+            at = _Site("value", repr("/" + _escaped(name)), description, 1, words)
+            body = list(self.value(subschema, at, where))
             absent = [self.error(at, "required", "is required")] if name in required else []
             yield f"value = payload.get({name!r}, ABSENT)"
             if absent:

@@ -28,6 +28,9 @@ class Diagnostic:
     """A suggested replacement for the whole line, when one is certain enough."""
     pointer: str | None = None
     """For payload errors, the JSON pointer of the offending value."""
+    rule: str | None = None
+    """For payload errors, the rule broken in the validator's words (``pattern: must match ^a$``),
+    kept when the schema's ``x-bernstein-message`` gives ``message`` a plain wording."""
 
     @property
     def name(self) -> str:
@@ -44,4 +47,5 @@ class Diagnostic:
             "message": self.message,
             "replacement": self.replacement,
             "pointer": self.pointer,
+            "rule": self.rule,
         }

@@ -144,6 +144,7 @@ class LineChecker:
                     f" [{error.rule}]"
                     + (f" (and {more} more schema errors on this line)" if more else ""),
                     pointer=error.pointer,
+                    rule=f"{error.rule}: {error.detail}",
                 )
             )
         duplicates = _duplicate_keys(text, offset) if has_payload else []

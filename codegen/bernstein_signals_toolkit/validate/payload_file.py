@@ -39,7 +39,14 @@ class _Lines:
         return end - self.starts[line - 1]
 
     def diagnostic(
-        self, code: str, start: int, end: int, message: str, *, pointer: str | None = None
+        self,
+        code: str,
+        start: int,
+        end: int,
+        message: str,
+        *,
+        pointer: str | None = None,
+        rule: str | None = None,
     ) -> Diagnostic:
         """In a payload file every finding is an error, except a duplicate key."""
         line, column = self.position(start)
@@ -48,7 +55,14 @@ class _Lines:
             end_column = self.width(line)
         severity = CODES[code].severity if code == "BS213" else Severity.ERROR
         return Diagnostic(
-            code, severity, line, column, max(end_column, column + 1), message, pointer=pointer
+            code,
+            severity,
+            line,
+            column,
+            max(end_column, column + 1),
+            message,
+            pointer=pointer,
+            rule=rule,
         )
 
 
@@ -97,6 +111,7 @@ def payload_report(text: str, kind: SignalKind, *, enabled: frozenset[str]) -> C
                     end,
                     f"{kind} payload at {error.pointer or '/'}: {error.message} [{error.rule}]",
                     pointer=error.pointer,
+                    rule=f"{error.rule}: {error.detail}",
                 )
             )
         if scanned.duplicates:
