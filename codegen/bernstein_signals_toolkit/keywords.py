@@ -19,6 +19,7 @@ __all__ = [
     "REFUSAL_REASONS",
     "TARGETS",
     "Support",
+    "keyword_table",
     "refusals",
     "support",
 ]
@@ -171,3 +172,26 @@ def refusals(schema: object, target: str, pointer: str = "") -> Iterator[tuple[s
         elif keyword in _SCHEMA_MAPS and isinstance(value, dict):
             for name, item in value.items():
                 yield from refusals(item, target, where + _step(name))
+
+
+def keyword_table() -> list[str]:
+    """The table as Markdown lines, for the reference page and the README."""
+    lines = [
+        "## Schema keywords",
+        "",
+        "What each target does with each JSON Schema 2020-12 keyword, at any depth of a kind"
+        " schema or the reply schema: *compiled* is enforced, *annotation* is accepted and"
+        " ignored, *refused* stops `generate` with a one-line error naming the file, the JSON"
+        " pointer, the keyword and the target (exit status 2). A keyword not listed is refused;"
+        f" keywords starting with `{EXTENSION_PREFIX}` are annotations. `{MESSAGE_KEYWORD}`"
+        " gives a plain message for the rules of its subschema: a string for all of them, or"
+        " an object from keyword (or `required`, for the member's absence) to message. The"
+        " validator keeps the raw rule beside it.",
+        "",
+        "| Keyword | " + " | ".join(TARGETS) + " | Note |",
+        "|---|" + "---|" * len(TARGETS) + "---|",
+    ]
+    for keyword, row in KEYWORDS.items():
+        cells = " | ".join(support.value for support in row)
+        lines.append(f"| `{keyword}` | {cells} | {REFUSAL_REASONS.get(keyword, '')} |")
+    return [*lines, ""]

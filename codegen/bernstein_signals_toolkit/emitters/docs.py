@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ..keywords import keyword_table
 from ..model import JSONValue, Kind, Property, SchemaDocument, Vocabulary
 from ..names import check_vocabulary
 from ._escape import markdown_cell, markdown_code, markdown_fence, markdown_text
@@ -154,5 +155,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         "Examples:",
         "",
         *markdown_fence([_canonical(example) for example in reply.examples]),
+        "",
+        *keyword_table(),
     ]
     return {"docs/vocabulary.md": "\n".join(lines) + "\n"}
