@@ -12,6 +12,7 @@ import pytest
 from lark import Lark
 from lark.exceptions import LarkError
 
+from bernstein_signals_toolkit.errors import SourceError
 from bernstein_signals_toolkit.load import load_vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -217,3 +218,26 @@ def test_grammar_house_style() -> None:
 )
 def test_grammar_lines(grammar: Lark, line: str, accepted: bool) -> None:
     assert _accepts(grammar, line) is accepted
+
+
+@pytest.mark.parametrize(
+    ("tail", "message"),
+    [
+        ('"x-deep": ' + "[" * 100_000 + "]" * 100_000, r"\[json\] nested too deeply to read"),
+        ('"allOf": [' + '{"not": ' * 70 + "{}" + "}" * 70 + "]", r"nests deeper than 64 JSON"),
+    ],
+)
+def test_a_deeply_nested_schema_is_refused_in_one_line(
+    tmp_path: Path, tail: str, message: str
+) -> None:
+    """Schema checks and the compilers recurse on a schema: its depth is bounded first."""
+
+    schema_dir = tmp_path / "schema"
+    schema_dir.mkdir()
+    for path in SCHEMA_DIR.iterdir():
+        (schema_dir / path.name).write_bytes(path.read_bytes())
+    text = (SCHEMA_DIR / "failed.schema.json").read_text(encoding="utf-8").rstrip()
+    (schema_dir / "failed.schema.json").write_text(text[:-1] + ", " + tail + "}", encoding="utf-8")
+    with pytest.raises(SourceError, match=message) as caught:
+        load_vocabulary(schema_dir, GRAMMAR)
+    assert "failed.schema.json" in str(caught.value)

@@ -23,6 +23,7 @@ from .model import Grammar, JSONValue, Kind, Property, ReplySchema, Vocabulary
 
 __all__ = [
     "DRAFT_2020_12",
+    "MAX_SCHEMA_NESTING",
     "RESERVED_KIND_NAMES",
     "VOCABULARY_FILE",
     "load_grammar",
@@ -71,6 +72,8 @@ def read_json(path: Path) -> JSONValue:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise SourceError(f"{path}:{exc.lineno}:{exc.colno}", "json", exc.msg) from None
+    except RecursionError:
+        raise SourceError(path, "json", "nested too deeply to read") from None
     except ValueError as exc:
         raise SourceError(path, "json", str(exc)) from None
 
@@ -182,9 +185,31 @@ def _properties(path: Path, schema: dict[str, Any]) -> tuple[Property, ...]:
     return tuple(result)
 
 
+MAX_SCHEMA_NESTING = 64
+"""JSON levels a schema file may nest: schema checks and the compilers recurse on them."""
+
+
+def _nesting(value: JSONValue) -> int:
+    """How deeply ``value`` nests (a scalar is 0), measured without recursion."""
+    deepest, level = 0, [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
+            level.extend(
+                (child, depth + 1) for child in children if isinstance(child, (dict, list))
+            )
+    return deepest
+
+
 def _check_schema(path: Path, schema: JSONValue) -> dict[str, Any]:
     if not isinstance(schema, dict):
         raise SourceError(path, "schema", "a schema file must hold a JSON object")
+    if _nesting(schema) > MAX_SCHEMA_NESTING:
+        raise SourceError(
+            path, "schema", f"the schema nests deeper than {MAX_SCHEMA_NESTING} JSON levels"
+        )
     if schema.get("$schema") != DRAFT_2020_12:
         raise SourceError(path, "schema", f"'$schema' must be {DRAFT_2020_12!r}")
     try:
