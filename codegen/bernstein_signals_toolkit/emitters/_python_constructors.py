@@ -96,7 +96,11 @@ def body_names(kind: Kind) -> frozenset[str]:
         for suffix, required in (("_a", True), ("_b", False))
     )
     probe = dataclasses.replace(
-        kind, properties=probes, required=(probes[0].name,), additional_properties=True
+        kind,
+        name="PROBE_KIND",
+        properties=probes,
+        required=(probes[0].name,),
+        additional_properties=True,
     )
     function = ast.parse("\n".join(_constructor(probe))).body[0]
     assert isinstance(function, ast.FunctionDef)

@@ -182,10 +182,12 @@ def _template_modules(vocabulary: Vocabulary) -> dict[str, str]:
     return modules
 
 
-def _top_level(text: str) -> list[str]:
-    """The names a module binds at its top level, in order, repeats included."""
+def _top_level(text: str, *, imports_only: bool = False) -> list[str]:
+    """The names a module binds at its top level (or imports), in order, repeats included."""
     names: list[str] = []
     for node in ast.parse(text).body:
+        if imports_only and not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.append(node.name)
         elif isinstance(node, ast.Import | ast.ImportFrom):
@@ -207,7 +209,7 @@ def _fixed_names(vocabulary: Vocabulary, modules: dict[str, str]) -> frozenset[s
     names = set(modules) | {"constructors", "payloads"}
     for module, text in modules.items():
         if module != "payloads":
-            names |= set(_top_level(text)) - own
+            names |= set(_top_level(text)) - own | set(_top_level(text, imports_only=True))
     return frozenset(names)
 
 
@@ -234,7 +236,7 @@ def _parses(modules: dict[str, str], generated: frozenset[str]) -> None:
             raise SourceError(
                 f"{PACKAGE}/{module}.py",
                 "python-name",
-                f"the names {redefined} would be bound twice: two schemas map to one name",
+                f"the names {redefined} would be bound twice: a schema's name meets another one",
             )
 
 
@@ -252,9 +254,10 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
             raise ToolkitError(f"template {module}.py would replace a generated module")
         modules[module] = text
     if vocabulary.kinds:
-        check_python_names(
-            vocabulary, _fixed_names(vocabulary, modules), body_names(vocabulary.kinds[0])
-        )
+        body = body_names(vocabulary.kinds[0])
+        # Keywords and builtins first: a kind named IF leaves nothing to parse.
+        check_python_names(vocabulary, frozenset(), body)
+        check_python_names(vocabulary, _fixed_names(vocabulary, modules), body)
     files = {f"{PACKAGE}/{module}.py": text for module, text in modules.items()}
     files[f"{PACKAGE}/__init__.py"] = _init_module(vocabulary, modules)
     _parses({**modules, "__init__": files[f"{PACKAGE}/__init__.py"]}, generated)
