@@ -22,7 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals_toolkit.cli import main
-from bernstein_signals_toolkit.errors import ToolkitError
+from bernstein_signals_toolkit.emitters import shell
+from bernstein_signals_toolkit.errors import SourceError, ToolkitError
 from bernstein_signals_toolkit.generate import render_sources, write
 from bernstein_signals_toolkit.load import load_vocabulary
 from generator.hostile_sources_support import (
@@ -240,3 +241,14 @@ def test_generate_never_prints_a_traceback(tmp_path: Path) -> None:
     assert result.returncode == 2, result.stderr
     assert ONE_LINE_ERROR.fullmatch(result.stderr), result.stderr
     assert "[python-name] kind LIST" in result.stderr
+
+
+def test_a_nul_past_the_word_check_is_still_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shell quoting itself refuses NUL: text a future check misses is a SourceError too."""
+    by_name = {slot.name: slot for slot in SLOTS}
+    schema, grammar = make_sources(tmp_path, [(by_name["kind description"], "a\0b")])
+    monkeypatch.setattr(shell, "_check_words", lambda vocabulary: None)
+    with pytest.raises(SourceError, match=r"question\.schema\.json: \[shell\] .*NUL"):
+        shell.emit(load_vocabulary(schema, grammar))

@@ -487,7 +487,10 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
     for name, quiet in _FIXED.items():
         wrappers += _wrapper(name, quiet)
     for kind in vocabulary.kinds:
-        functions += _function(kind)
+        try:
+            functions += _function(kind)
+        except ValueError as exc:  # from _quote: text _check_words did not know about
+            raise SourceError(kind.file_name, "shell", f"{exc} (target shell)") from None
         wrappers += _wrapper(kind.snake, quiet=True)
     text = template_text(TEMPLATE)
     _check_names(vocabulary, text)
