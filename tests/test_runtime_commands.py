@@ -529,7 +529,9 @@ def test_a_signal_stops_the_whole_group_and_exits_128_plus_n(
     else:
         report = json.loads(out)["files"][0]
         assert report["counts"]["BLOCKED"] == 1
-        assert ("BS401", "error") in _codes(report)
+        assert ("BS402", "error") in _codes(report)
+        assert ("BS401", "error") not in _codes(report)
+        assert report["diagnostics"][-1]["code"] == "BS402"
         assert f"interrupted by SIG{name}" in report["diagnostics"][-1]["message"]
         assert report["passed"] is False
         [summary] = err.decode().splitlines()

@@ -9,7 +9,7 @@ traceback, stderr one line, nothing of the command's process group left.
 from __future__ import annotations
 
 import ast
-import os
+import json
 import select
 import signal
 import subprocess
@@ -91,7 +91,10 @@ def _signalled(command: str, number: signal.Signals, delay: float, answers: int)
         assert out.endswith(appended) != (b"\nBERNSTEIN:COMPLETED\n" in out), out[-300:]
     else:
         assert out.startswith(b"{"), out[:200]
-        assert os.fsdecode(out)  # a whole report, printed after the interrupt
+        # A whole report, printed after the interrupt, marked with the interruption's code.
+        report = json.loads(out)["files"][0]
+        assert report["diagnostics"][-1]["code"] == "BS402", report["diagnostics"][-1:]
+        assert report["passed"] is False
 
 
 @pytest.mark.timeout(300)

@@ -10,8 +10,12 @@ scripted answer is left, stdin is closed (at the start when there are none),
 so an adapter waiting for more input sees end of file. After ``--timeout``
 seconds the whole process group is killed and the report gets a BS401 error.
 SIGINT, SIGTERM and SIGHUP go to the adapter's group (SIGKILL a grace period
-later); the report is still written, with a BS401 error saying the run was
+later); the report is still written, with a BS402 error saying the run was
 interrupted, and conform exits 128+N.
+
+Memory is constant however long the run: signals and diagnostics go to the
+validator's streaming output (and ``--transcript`` lines to a spool) as they
+are found; the report keeps only counts.
 
 The report (``text`` or ``json``, as ``validate`` prints them) goes to stdout;
 a one-line summary with the adapter's exit status goes to stderr; the
@@ -27,10 +31,12 @@ import argparse
 import contextlib
 import os
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import IO
 
 from bernstein_signals import QuestionIdInUse, QuestionTracker, SignalKind, StreamSignal
@@ -38,9 +44,10 @@ from bernstein_signals.scanning import LineScanner, ScannedLine
 
 from ..errors import UsageError
 from ..validate import formats
-from ..validate.codes import Severity
+from ..validate.codes import CODES
 from ..validate.diagnostics import Diagnostic
-from ..validate.report import ConformanceReport, StreamChecker
+from ..validate.output import SPOOL_BYTES, Output, output_for
+from ..validate.report import ConformanceReport, ReportSink, SeenSignal, StreamChecker
 from . import _arguments
 from ._process import (
     ProcessGroup,
@@ -174,12 +181,40 @@ class _Answers:
             self._stdin = None
 
 
+class _Sink:
+    """Where the checker hands each finding: the output, the transcript spool, the questions.
+
+    A QUESTION is only noted here and answered once its line is fed, after the
+    checker has registered its id (so the answer frees the id for reuse).
+    """
+
+    def __init__(self, name: str, output: Output, transcript: IO[bytes] | None) -> None:
+        self._name = name
+        self._output: ReportSink = output.sink(name)
+        self._transcript = transcript
+        self.questions: list[StreamSignal] = []
+
+    def signal(self, seen: SeenSignal) -> None:
+        self._output.signal(seen)
+        if self._transcript is not None:
+            line = f"{self._name}:{seen.line}: {seen.signal.raw_line}\n"
+            self._transcript.write(formats.encode_line(line))
+        if seen.signal.kind == SignalKind.QUESTION:
+            self.questions.append(seen.signal)
+
+    def diagnostic(self, diagnostic: Diagnostic) -> None:
+        self._output.diagnostic(diagnostic)
+
+
 class _Run:
     """One adapter run: its output scanned chunk by chunk, questions answered as they come."""
 
-    def __init__(self, group: ProcessGroup, args: argparse.Namespace, answers: _Answers) -> None:
+    def __init__(
+        self, group: ProcessGroup, args: argparse.Namespace, answers: _Answers, sink: _Sink
+    ) -> None:
         self.group = group
-        self.checker = StreamChecker(run_id=_run_name(command_of(args)), live=True)
+        self.sink = sink
+        self.checker = StreamChecker(run_id=_run_name(command_of(args)), live=True, sink=sink)
         self.scanner = LineScanner(b"bernstein", fold_case=True)
         self.answers = answers
         self.deadline = time.monotonic() + args.timeout
@@ -192,11 +227,10 @@ class _Run:
             if scanned.overlong:
                 checker.feed_overlong(scanned.line_no, scanned.overlong)
                 continue
-            seen = len(checker.report.signals)
             checker.feed_bytes(scanned.line_no, scanned.data)
-            for record in checker.report.signals[seen:]:
-                if record.signal.kind == SignalKind.QUESTION:
-                    self._question(record.signal)
+            questions = self.sink.questions
+            while questions:
+                self._question(questions.pop(0))
 
     def _question(self, question: StreamSignal) -> None:
         with contextlib.suppress(QuestionIdInUse):  # the checker reports it: BS305, an error
@@ -240,24 +274,37 @@ class _Run:
         lines = self.scanner.lines
         report = self.checker.finish(lines)
         if self.timed_out:
+            code = "BS401"
             message = (
                 f"the adapter did not finish within {self.timeout:g} s; its process group"
                 " was killed"
             )
         elif self.group.interrupted is not None:
+            code = "BS402"
             message = (
                 f"conform was interrupted by SIG{signal_name(self.group.interrupted)} before"
                 " the adapter finished; the signal went to its process group"
             )
         else:
             return report
-        report.diagnostics.append(Diagnostic("BS401", Severity.ERROR, max(lines, 1), 0, 0, message))
+        severity = CODES[code].severity
+        report.diagnostics.append(Diagnostic(code, severity, max(lines, 1), 0, 0, message))
         return report
 
 
 def _run_name(command: list[str]) -> str:
     """The command line as a run id, valid UTF-8 even when an argument is not."""
     return shlex.join(_arguments.printable(arg) for arg in command)
+
+
+@contextlib.contextmanager
+def _transcript_spool(wanted: bool) -> Iterator[IO[bytes] | None]:
+    """A spool for ``--transcript`` lines, in memory up to SPOOL_BYTES, then on disk."""
+    if not wanted:
+        yield None
+        return
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+b") as spool:
+        yield spool
 
 
 def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, str]:
@@ -272,22 +319,24 @@ def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
     by_id = _answers_by_id(args.answer_id)
-    group = ProcessGroup(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    with group as process:
-        assert process.stdout is not None
-        adapter = _Run(group, args, _Answers(process.stdin, by_id, args.answer))
-        adapter.read_all(process.stdout.fileno())
-        returncode = adapter.wait()
-    report = adapter.report()
-    name = adapter.checker.report.run_id or command[0]
-    if args.format == "json":
-        print(formats.dumps(formats.json_document([(name, report)])))
-    else:
-        if args.transcript:
-            for seen in report.signals:
-                print(f"{name}:{seen.line}: {seen.signal.raw_line}")
-        for line in formats.text(name, report):
-            print(line)
+    name = _run_name(command) or command[0]
+    transcript = args.transcript and args.format == "text"
+    with output_for(args.format) as output, _transcript_spool(transcript) as spool:
+        sink = _Sink(name, output, spool)
+        group = ProcessGroup(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        with group as process:
+            assert process.stdout is not None
+            adapter = _Run(group, args, _Answers(process.stdin, by_id, args.answer), sink)
+            adapter.read_all(process.stdout.fileno())
+            returncode = adapter.wait()
+        report = adapter.report()
+        output.done(name, report)
+        sys.stdout.flush()
+        if spool is not None:
+            spool.seek(0)
+            shutil.copyfileobj(spool, sys.stdout.buffer)
+        output.write(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
     if adapter.timed_out:
         outcome = "killed after the timeout"
     elif group.interrupted is not None:

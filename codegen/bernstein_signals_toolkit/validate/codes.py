@@ -309,6 +309,16 @@ _CODES: tuple[Code, ...] = (
         " make sure it ends (with COMPLETED or FAILED) and does not wait for input that will"
         " not come; conform closes stdin once its scripted answers run out.",
     ),
+    Code(
+        "BS402",
+        "adapter-interrupted",
+        Severity.ERROR,
+        "conform was interrupted (SIGINT, SIGTERM or SIGHUP) before the adapter finished.",
+        "`bernstein-signals conform` forwards SIGINT, SIGTERM and SIGHUP to the adapter's"
+        " whole process group, kills it a grace period later, and still writes its report"
+        " with this error: the run was cut short, so its verdict covers only the output"
+        " read until then. conform exits 128+N for signal N. Run it again to completion.",
+    ),
 )
 
 _CODES += (
