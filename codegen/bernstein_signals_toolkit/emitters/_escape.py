@@ -36,6 +36,12 @@ _CLOSING_QUOTE = re.compile(r'"(?=")|(?<=")"|"$')
 """A quote next to another one, or last: only these could end a triple-quoted string."""
 
 
+def _visible(text: str) -> str:
+    """One line of UTF-8 text: line breaks, controls and lone surrogates (from file names
+    that are not UTF-8) as escapes."""
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", one_line(text))
+
+
 def python_docstring(text: str) -> str:
     """``text`` as the body of a ``\"\"\"...\"\"\"`` docstring; lone surrogates as escapes."""
     escaped = _CLOSING_QUOTE.sub(r'\\"', text.translate(_DOCSTRING_ESCAPES))
@@ -44,12 +50,12 @@ def python_docstring(text: str) -> str:
 
 def comment_text(text: str) -> str:
     """``text`` as the rest of one ``#`` comment line (Python and shell): no line break survives."""
-    return one_line(text)
+    return _visible(text)
 
 
 def html_comment_text(text: str) -> str:
     """One line inside ``<!-- ... -->``: ``>`` is an entity, so ``-->`` cannot close it."""
-    return one_line(text).replace(">", "&gt;")
+    return _visible(text).replace(">", "&gt;")
 
 
 def shell_single_quoted(text: str) -> str:
@@ -72,7 +78,7 @@ _BLOCK_START = re.compile(r"^(\s*)([#>\-+*=|~`_:]|\d+[.)])")
 
 def markdown_text(text: str) -> str:
     """``text`` as one Markdown paragraph: no HTML, no block of its own, no line of its own."""
-    flat = one_line(text.replace("\r\n", " ").replace("\n", " ")).translate(_MARKDOWN_HTML)
+    flat = _visible(text.replace("\r\n", " ").replace("\n", " ")).translate(_MARKDOWN_HTML)
     return _BLOCK_START.sub(lambda m: m.group(2)[:-1] + "\\" + m.group(2)[-1], flat, count=1)
 
 
@@ -83,7 +89,7 @@ def markdown_cell(text: str) -> str:
 
 def markdown_code(text: str) -> str:
     """``text`` as one inline code span: the fence is longer than any backquote run in it."""
-    flat = one_line(text)
+    flat = _visible(text)
     longest = max((len(run) for run in re.findall("`+", flat)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if flat.startswith(("`", " ")) or flat.endswith(("`", " ")) else ""
@@ -92,7 +98,7 @@ def markdown_code(text: str) -> str:
 
 def markdown_fence(lines: list[str]) -> list[str]:
     """``lines`` as a fenced code block whose fence no line can close."""
-    flat = [one_line(line) for line in lines]
+    flat = [_visible(line) for line in lines]
     longest = max((len(run) for line in flat for run in re.findall("`+", line)), default=0)
     fence = "`" * max(3, longest + 1)
     return [fence, *flat, fence]
