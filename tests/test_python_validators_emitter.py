@@ -79,6 +79,66 @@ PAYLOADS: list[Any] = [
     {"count": 0, "mixed": ["a"]},
     {"count": 0, "mixed": ["ab", 1, None, [], {}]},
 ]
+ISSUE_SCHEMA: dict[str, Any] = {
+    **{key: PROBE_SCHEMA[key] for key in ("$schema", "$id", "title", "description", "type")},
+    "x-bernstein-kind": "PROBE",
+    "x-bernstein-terminal": False,
+    "description": "The fields and kind-level rules issue 11 names.",
+    "maxProperties": 4,
+    "dependentRequired": {"percent": ["status"]},
+    "not": {"required": ["debug"]},
+    "patternProperties": {"^x_": {"type": "string"}},
+    "additionalProperties": False,
+    "properties": {
+        "percent": {"description": "Done.", "type": "integer", "minimum": 0, "maximum": 100},
+        "status": {"description": "State.", "enum": ["running", "done"], "type": "string"},
+        "usage": {
+            "description": "Tokens.",
+            "type": "object",
+            "required": ["tokens"],
+            "properties": {"tokens": {"type": "integer", "exclusiveMinimum": 0}},
+            "additionalProperties": False,
+        },
+        "spots": {
+            "description": "Places.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/spot"},
+        },
+        "debug": {"description": "Never sent.", "type": "boolean"},
+    },
+    "$defs": {
+        "spot": {
+            "type": "object",
+            "required": ["file", "line"],
+            "properties": {"file": {"type": "string"}, "line": {"type": "integer", "minimum": 1}},
+        }
+    },
+    "examples": [{"percent": 5, "status": "running"}],
+}
+ISSUE_PAYLOADS: list[Any] = [
+    {},
+    {"percent": 5, "status": "done"},
+    {"percent": 5},
+    {"percent": 5.0, "status": "done"},
+    {"percent": 101, "status": "done"},
+    {"percent": -1, "status": "done"},
+    {"percent": True, "status": "done"},
+    {"status": "paused"},
+    {"debug": False},
+    {"x_note": "a"},
+    {"x_note": 1},
+    {"other": 1},
+    {"percent": 1, "status": "done", "x_a": "a", "x_b": "b"},
+    {"percent": 1, "status": "done", "x_a": "a", "x_b": "b", "x_c": "c"},
+    {"usage": {"tokens": 1}},
+    {"usage": {"tokens": 0}},
+    {"usage": {}},
+    {"usage": {"tokens": 1, "more": 2}},
+    {"spots": [{"file": "a.py", "line": 1}]},
+    {"spots": [{"file": "a.py", "line": 0}]},
+    {"spots": [{"file": "a.py"}]},
+    {"spots": [{"file": 1, "line": 2.0}]},
+]
 _CHECK = """
 import json, sys
 import jsonschema
@@ -98,19 +158,24 @@ def _vocabulary(tmp_path: Path, schema: dict[str, Any]) -> tuple[Path, Path]:
     return tmp_path / "schema", ROOT / "grammar" / "signal.lark"
 
 
-def test_compiled_keywords_agree_with_jsonschema(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("schema", "payloads"), [(PROBE_SCHEMA, PAYLOADS), (ISSUE_SCHEMA, ISSUE_PAYLOADS)]
+)
+def test_compiled_keywords_agree_with_jsonschema(
+    tmp_path: Path, schema: dict[str, Any], payloads: list[Any]
+) -> None:
     out = tmp_path / "out"
     # Python only: the shell emitter refuses the probe's number field, by design.
-    write(out, render_sources(*_vocabulary(tmp_path, PROBE_SCHEMA), targets=["python"]))
+    write(out, render_sources(*_vocabulary(tmp_path, schema), targets=["python"]))
     result = subprocess.run(
         [sys.executable, "-c", _CHECK],
-        input=json.dumps([PROBE_SCHEMA, PAYLOADS]),
+        input=json.dumps([schema, payloads]),
         env={"PYTHONPATH": str(out / "python")},
         capture_output=True,
         text=True,
         check=False,
     )
-    assert result.stdout.strip() == str(len(PAYLOADS)), result.stderr
+    assert result.stdout.strip() == str(len(payloads)), result.stderr
 
 
 @pytest.mark.parametrize(

@@ -440,11 +440,10 @@ class _Compiler:
         lines: list[str] = []
         properties: dict[str, Any] = schema.get("properties", {})
         for name in schema.get("required", []):
-            if name not in properties:
-                at = site._replace(pointer=_child_pointer(site.pointer, repr(_escaped(name))))
-                lines += _block(
-                    f"if {name!r} not in {site.var}:", [self.error(at, "required", "is required")]
-                )
+            at = site._replace(pointer=_child_pointer(site.pointer, repr(_escaped(name))))
+            lines += _block(
+                f"if {name!r} not in {site.var}:", [self.error(at, "required", "is required")]
+            )
         for name, trigger in schema.get("dependentRequired", {}).items():
             missing = [
                 self.error(
