@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from enum import Enum
 from typing import Final
 
+from .load import DRAFT_2020_12
+
 __all__ = [
     "EXTENSION_PREFIX",
     "KEYWORDS",
@@ -164,6 +166,8 @@ def refusals(schema: object, target: str, pointer: str = "") -> Iterator[tuple[s
             yield pointer or "/", keyword, reason
         elif keyword == "$id" and pointer:
             yield pointer, keyword, "a nested $id changes the base of $ref"
+        elif keyword == "$schema" and value != DRAFT_2020_12:
+            yield pointer or "/", keyword, f"only {DRAFT_2020_12} is compiled"
         elif keyword in _ONE_SCHEMA:
             yield from refusals(value, target, where)
         elif keyword in _SCHEMA_LISTS and isinstance(value, list):

@@ -22,7 +22,7 @@ from ..keywords import MESSAGE_KEYWORD, refusals
 from ..model import SchemaDocument, Vocabulary
 from ._header import python_header
 
-__all__ = ["validators_module"]
+__all__ = ["schema_module", "validators_module"]
 
 _TARGET = "python"
 
@@ -141,7 +141,7 @@ def _json_literal(value: object) -> str:
 class _Compiler:
     """Compiles the schemas of one document into statements and functions."""
 
-    document: SchemaDocument
+    file_name: str
     root: dict[str, Any]
     module: _Module
 
@@ -149,7 +149,7 @@ class _Compiler:
 
     def refuse(self, pointer: str, keyword: str, why: str) -> SourceError:
         return SourceError(
-            self.document.file_name,
+            self.file_name,
             "keyword",
             f"at {pointer or '/'}: {keyword!r} cannot be compiled for the {_TARGET} target: {why}",
         )
@@ -203,7 +203,7 @@ class _Compiler:
 
     def ref_function(self, ref: str, pointer: str, description: str) -> str:
         """The function checking the local target of ``$ref`` (made once; recursion allowed)."""
-        key = (self.document.file_name, ref)
+        key = (self.file_name, ref)
         if key in self.module.refs:
             return self.module.refs[key]
         if ref != "#" and not ref.startswith("#/"):
@@ -623,9 +623,62 @@ def _check_function(compiler: _Compiler, name: str) -> list[str]:
     body = list(compiler.document_body())
     return [
         f"def {name}(payload: dict[Any, Any], errors: list[PayloadError], depth: int = 0) -> None:",
-        f'    """Append the ways ``payload`` breaks {compiler.document.file_name}."""',
+        f'    """Append the ways ``payload`` breaks {compiler.file_name}."""',
         *(f"    {line}" for line in body),
         "",
+        "",
+    ]
+
+
+def schema_module(schema: object, file_name: str) -> str:
+    """A module whose ``check(value)`` lists the ways ``value`` breaks ``schema`` (any root).
+
+    The same compiler as the binding's; for tests against suites of arbitrary schemas.
+    Raises SourceError where ``generate`` would.
+    """
+    module = _Module()
+    compiler = _Compiler(file_name, schema if isinstance(schema, dict) else {}, module)
+    for pointer, keyword, why in refusals(schema, _TARGET):
+        raise compiler.refuse(pointer, keyword, why)
+    name = compiler.function(schema, "", "")
+    lines = [
+        *_prelude(module),
+        "",
+        *module.functions,
+        "def check(value: Any) -> list[PayloadError]:",
+        "    errors: list[PayloadError] = []",
+        f"    {name}(value, '', errors, 0)",
+        "    return errors",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _prelude(module: _Module) -> list[str]:
+    """Imports and module-level constants of a compiled module."""
+    constants = "\n".join(module.constants.values())
+    imports = [
+        *(["import json"] if "json." in constants else []),
+        *(["import numbers"] if "numbers" in module.helpers else []),
+        *(["import re"] if "re." in constants else []),
+        "from collections.abc import Callable",
+        "from typing import Any, Final",
+    ]
+    helpers = sorted({"ABSENT", *(module.helpers - {"numbers", "MAX_NESTING_DEPTH"})})
+    limits = (
+        ["from .limits import MAX_NESTING_DEPTH"] if "MAX_NESTING_DEPTH" in module.helpers else []
+    )
+    return [
+        *imports,
+        "",
+        f"from ._validation import {', '.join(helpers)}",
+        "from .errors import PayloadError, _shown",
+        "from .kinds import SignalKind",
+        *limits,
+        "",
+        '__all__ = ["validate_payload", "validate_reply"]',
+        "",
+        '_NOT_OBJECT: Final = "must be a JSON object"',
+        *(f"{name}: Final = {expression}" for name, expression in module.constants.items()),
         "",
     ]
 
@@ -639,20 +692,8 @@ def validators_module(vocabulary: Vocabulary) -> str:
     ]
     documents.append((vocabulary.reply, "_check_reply"))
     for document, name in documents:
-        compiler = _Compiler(document, json.loads(document.schema_json), module)
+        compiler = _Compiler(document.file_name, json.loads(document.schema_json), module)
         checks += _check_function(compiler, name)
-    imports = [
-        *(["import json"] if any("json." in text for text in module.constants.values()) else []),
-        *(["import re"] if any("re." in text for text in module.constants.values()) else []),
-        "from collections.abc import Callable",
-        "from typing import Any, Final",
-    ]
-    if "numbers" in module.helpers:
-        imports.insert(1, "import numbers")
-    helpers = sorted({"ABSENT", *(module.helpers - {"numbers", "MAX_NESTING_DEPTH"})})
-    limits = (
-        ["from .limits import MAX_NESTING_DEPTH"] if "MAX_NESTING_DEPTH" in module.helpers else []
-    )
     table = ", ".join(f"{kind.name!r}: _check_{kind.snake}" for kind in vocabulary.kinds)
     lines = [
         python_header(vocabulary)
@@ -661,18 +702,7 @@ def validators_module(vocabulary: Vocabulary) -> str:
         "Each verdict equals jsonschema's Draft 2020-12 verdict on the same schema.",
         '"""',
         "",
-        *imports,
-        "",
-        f"from ._validation import {', '.join(helpers)}",
-        "from .errors import PayloadError, _shown",
-        "from .kinds import SignalKind",
-        *limits,
-        "",
-        '__all__ = ["validate_payload", "validate_reply"]',
-        "",
-        '_NOT_OBJECT: Final = "must be a JSON object"',
-        *(f"{name}: Final = {expression}" for name, expression in module.constants.items()),
-        "",
+        *_prelude(module),
         "",
         *module.functions,
         *checks,
