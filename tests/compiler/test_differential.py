@@ -5,15 +5,19 @@ Hypothesis draws schemas from every keyword the Python target compiles (see
 space so that many land on the edge of validity. Each schema is compiled in
 memory (the module text is exec'd in a fresh namespace inside the installed
 binding's package, so its relative imports resolve) and both verdicts must
-agree. Patterns come from a set on which Python ``re`` (jsonschema's side)
-and ECMA-262 agree, since the compiled side translates patterns as ECMA.
+agree. Patterns are ECMA-262 on both sides: the oracle's ``pattern`` keyword
+searches with ``ecma_regex.translate`` (itself checked against node on every
+code point in ``test_ecma_regex.py``), so ``$``, ``\\d`` and ``\\w`` meet strings
+with a final newline and non-ASCII letters; ``patternProperties`` keys are
+ASCII without newlines, where Python ``re`` and ECMA-262 agree.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bernstein_signals_toolkit.ecma_regex import translate
 from bernstein_signals_toolkit.emitters._python_validators import validators_module
 from bernstein_signals_toolkit.keywords import KEYWORDS, Support
 from bernstein_signals_toolkit.load import load_vocabulary
@@ -30,14 +35,26 @@ from bernstein_signals_toolkit.model import Vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("a", "b", "c")
-# ASCII literals, classes and anchors at the start only: re and ECMA-262 agree on every string.
-PATTERNS = ("^a", "b", "^[ab]+c", "a|^b", "^(ab)*b", "c{2}", "[^a]")
+# ECMA-262 on both sides; $, \\d and \\w are where Python re would differ (see the docstring).
+PATTERNS = (
+    "^a",
+    "b",
+    "^[ab]+c",
+    "a|^b",
+    "^(ab)*b",
+    "c{2}",
+    "[^a]",
+    "^[ab]+$",
+    "\\d",
+    "^\\w+$",
+    "a$",
+)
 SCALARS = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-3, 3),
     st.sampled_from([0.5, 1.0, 1.5, -2.0, 3.0, 2.5]),
-    st.text(alphabet="abc\n", max_size=4),
+    st.text(alphabet="abc\n1\u00e9\u0661", max_size=4),
 )
 INSTANCES = st.recursive(
     SCALARS,
@@ -130,6 +147,14 @@ def _schemas(depth: int) -> st.SearchStrategy[Any]:
     return st.one_of(leaf, combined, objects, inner)
 
 
+def _ecma_pattern(
+    validator: Any, pattern: str, instance: object, schema: object
+) -> Iterator[jsonschema.ValidationError]:
+    if validator.is_type(instance, "string") and not re.search(translate(pattern), instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+ORACLE = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
 TREE = {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#/$defs/tree"}}]}
 
 
@@ -182,7 +207,7 @@ def _keywords(schema: object) -> set[str]:
 def test_compiled_verdict_equals_jsonschema(schema: dict[str, Any], instances: list[Any]) -> None:
     USED.update(_keywords(schema))
     validate = _compiled(schema)
-    oracle = jsonschema.Draft202012Validator(schema)
+    oracle = ORACLE(schema)
     for instance in instances:
         for payload in (instance, {"a": instance}, {"b": instance, "c": [instance]}):
             if not isinstance(payload, dict):
