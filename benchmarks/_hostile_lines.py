@@ -11,9 +11,10 @@ Keep it a plain table: add a shape as one builder and one row.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
-__all__ = ["HOSTILE_LINES", "ORDINARY_LINE", "payload_of"]
+__all__ = ["HOSTILE_LINES", "ORDINARY_LINE", "json_baseline", "payload_of"]
 
 _PREFIX = "BERNSTEIN:"
 
@@ -170,3 +171,22 @@ def payload_of(line: str) -> str:
     """The text after the kind (what a reply line would hold), or the whole line."""
     _, space, rest = line.partition(" ")
     return rest if space else line
+
+
+def json_baseline(build: Callable[[int], str]) -> Callable[[int], Callable[[], object]]:
+    """Size -> a call decoding the payload ``build(size)`` carries with bare ``json.loads``:
+    the part of any reader's work no check can avoid, to compare growth against.
+    """
+
+    def make(size: int) -> Callable[[], object]:
+        payload = payload_of(build(size))
+
+        def decode() -> object:
+            try:
+                return json.loads(payload)
+            except (ValueError, RecursionError):
+                return None
+
+        return decode
+
+    return make

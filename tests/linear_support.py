@@ -14,7 +14,15 @@ import gc
 import time
 from collections.abc import Callable
 
-__all__ = ["FACTOR", "LIMIT", "assert_linear", "growth_ratio"]
+__all__ = [
+    "FACTOR",
+    "LIMIT",
+    "assert_linear",
+    "assert_linear_or_as_baseline",
+    "calibrated_size",
+    "growth_ratio",
+    "warmed",
+]
 
 FACTOR = 10
 """How much larger the big input is than the small one."""
@@ -74,3 +82,58 @@ def assert_linear(
         f"{what}: {FACTOR}x the input ({size} -> {size * FACTOR}) cost {shown} the time"
         f" (limit {LIMIT:g}x): superlinear"
     )
+
+
+def warmed(call: Callable[[], object]) -> Callable[[], object]:
+    """``call``, called once: the allocator keeps memory of this size ready after one round."""
+    call()
+    return call
+
+
+def calibrated_size(
+    make: Callable[[int], Callable[[], object]],
+    *,
+    largest: int = 1 << 20,
+    smallest: int = 1 << 16,
+    max_seconds: float = 0.02,
+) -> int:
+    """``largest``, halved (down to ``smallest``) while one call takes over ``max_seconds``.
+
+    Below 1 MiB a line fits the core's cache and 10x of it does not, so a
+    memory-bound check would look superlinear; over 10 MiB fresh pages cost the
+    same way. Costly inputs, which build many Python objects, are not
+    memory-bound and run smaller, to keep the suite quick.
+    """
+    size = largest
+    while size > smallest:
+        call = make(size)
+        start = time.perf_counter()
+        call()
+        if time.perf_counter() - start <= max_seconds:
+            break
+        size //= 2
+    return size
+
+
+def assert_linear_or_as_baseline(
+    make: Callable[[int], Callable[[], object]],
+    baseline: Callable[[int], Callable[[], object]],
+    size: int,
+    *,
+    what: str,
+    repeats: int = 3,
+) -> None:
+    """:func:`assert_linear`, or else growth no faster than 1.5x the baseline's own growth.
+
+    For inputs whose unavoidable part (``json.loads`` building hundreds of
+    thousands of objects, fresh pages for a 10 MiB string) itself grows near
+    the limit on a loaded machine: a quadratic check on top would still be
+    about 10x more than the baseline.
+    """
+    try:
+        assert_linear(make, size, what=what, repeats=repeats)
+    except AssertionError:
+        base_ratio = growth_ratio(baseline, size, repeats=repeats)
+        ratio = min(growth_ratio(make, size, repeats=repeats) for _ in range(2))
+        bound = max(LIMIT, 1.5 * base_ratio)
+        assert ratio <= bound, f"{what}: {ratio:.1f}x while the baseline grows {base_ratio:.1f}x"

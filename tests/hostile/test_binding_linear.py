@@ -7,12 +7,10 @@ shape added there for any reader is checked here for the binding's readers.
 from __future__ import annotations
 
 import io
-import json
-import time
 from collections.abc import Callable
 
 import pytest
-from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE, payload_of
+from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE, json_baseline, payload_of
 
 from bernstein_signals import (
     QuestionTracker,
@@ -24,31 +22,7 @@ from bernstein_signals import (
     scan_lines,
     validate_payload,
 )
-from linear_support import LIMIT, assert_linear, growth_ratio
-
-_SIZE = 1 << 20
-_MIN_SIZE = 1 << 16
-_MAX_SECONDS = 0.02
-
-
-def _calibrated(make: Callable[[int], Callable[[], object]]) -> int:
-    """1 MiB, halved (down to 64 KiB) while one call takes over 20 ms.
-
-    Below 1 MiB a line fits the core's cache and 10x of it does not, so a
-    memory-bound check would look superlinear; over 10 MiB fresh pages cost
-    the same way. The costly shapes, which build many Python objects, are not
-    memory-bound and run smaller, to keep the suite quick.
-    """
-    size = _SIZE
-    while size > _MIN_SIZE:
-        call = make(size)
-        call()
-        start = time.perf_counter()
-        call()
-        if time.perf_counter() - start <= _MAX_SECONDS:
-            break
-        size //= 2
-    return size
+from linear_support import assert_linear, assert_linear_or_as_baseline, calibrated_size, warmed
 
 
 def _as_bytes(line: str) -> bytes:
@@ -102,47 +76,10 @@ def test_reader_time_grows_linearly_with_the_line(shape: str, reader: str) -> No
     build, bind = _SHAPES[shape], _READERS[reader]
 
     def make(size: int) -> Callable[[], object]:
-        call = bind(build(size))
-        call()  # warm: the allocator keeps memory of this size ready after one round
-        return call
+        return warmed(bind(build(size)))
 
-    size = _calibrated(make)
-    try:
-        assert_linear(make, size, what=f"{reader} on {shape}", repeats=3)
-    except AssertionError:
-        _no_worse_than_json(build, make, size, failure=f"{reader} on {shape}")
-
-
-def _no_worse_than_json(
-    build: Callable[[int], str],
-    make: Callable[[int], Callable[[], object]],
-    size: int,
-    failure: str,
-) -> None:
-    """The fallback for a line whose decoding alone grows nearly as fast as the limit.
-
-    A payload of hundreds of thousands of distinct keys makes CPython's dicts
-    outgrow the cache, and a 10 MiB string costs fresh pages, so ``json.loads``
-    itself may grow close to or past 20x for 10x on a loaded machine; then the
-    reader must grow no faster than 1.5 times json's own ratio (a quadratic
-    check on top would be 10x more).
-    """
-
-    def decode(n: int) -> Callable[[], object]:
-        payload = payload_of(build(n))
-        return lambda: _json_or_none(payload)
-
-    json_ratio = growth_ratio(decode, size, repeats=3)
-    ratio = min(growth_ratio(make, size, repeats=3) for _ in range(2))
-    bound = max(LIMIT, 1.5 * json_ratio)
-    assert ratio <= bound, f"{failure}: {ratio:.1f}x while json.loads grows {json_ratio:.1f}x"
-
-
-def _json_or_none(text: str) -> object:
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
+    size = calibrated_size(make)
+    assert_linear_or_as_baseline(make, json_baseline(build), size, what=f"{reader} on {shape}")
 
 
 @pytest.mark.timeout(120)

@@ -9,47 +9,27 @@ the rest of a line fails here whichever shape or entry point it hides in.
 from __future__ import annotations
 
 import shlex
-import time
 from collections.abc import Callable
 
 import pytest
-from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE
+from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE, json_baseline
 
 from bernstein_signals_toolkit.lsp import analysis, assist
 from bernstein_signals_toolkit.validate import conformance_report
 from bernstein_signals_toolkit.validate.lines import LineChecker
-from linear_support import assert_linear
+from linear_support import (
+    assert_linear,
+    assert_linear_or_as_baseline,
+    calibrated_size,
+    warmed,
+)
 
 _SHAPES = {"ordinary": ORDINARY_LINE, **HOSTILE_LINES}
 _BIG = 1 << 26
 _SETTINGS = analysis.Settings(max_line_bytes=_BIG)
-_MAX_SECONDS = 0.02
 _PERIOD = 24
 """Cursor positions tried around the middle: a full period of every shape's repeated unit,
 so the small and the big input see the same mix of contexts (a key, a value, a comma)."""
-
-
-def _calibrated(make: Callable[[int], Callable[[], object]], largest: int, smallest: int) -> int:
-    """``largest``, halved (down to ``smallest``) while one call takes over 20 ms.
-
-    As in test_binding_linear: below 1 MiB a line fits the core's cache and 10x
-    of it does not, so memory-bound work would look superlinear; costly shapes
-    build many Python objects, are not memory-bound, and run smaller.
-    """
-    size = largest
-    while size > smallest:
-        call = make(size)
-        start = time.perf_counter()
-        call()
-        if time.perf_counter() - start <= _MAX_SECONDS:
-            break
-        size //= 2
-    return size
-
-
-def _warm(call: Callable[[], object]) -> Callable[[], object]:
-    call()  # the allocator keeps memory of this size ready after one round
-    return call
 
 
 def _script(line: str) -> str:
@@ -90,10 +70,12 @@ _LOG_ENTRIES = sorted(_log_calls(""))
 @pytest.mark.parametrize("shape", sorted(_SHAPES))
 def test_log_entry_points_are_linear(shape: str, entry: str) -> None:
     def make(size: int) -> Callable[[], object]:
-        return _warm(_log_calls(_SHAPES[shape](size))[entry])
+        return warmed(_log_calls(_SHAPES[shape](size))[entry])
 
-    size = _calibrated(make, 1 << 20, 1 << 16)
-    assert_linear(make, size, what=f"{entry} on {shape}", repeats=5)
+    size = calibrated_size(make)
+    assert_linear_or_as_baseline(
+        make, json_baseline(_SHAPES[shape]), size, what=f"{entry} on {shape}", repeats=5
+    )
 
 
 @pytest.mark.timeout(240)
@@ -117,9 +99,9 @@ def test_script_entry_points_are_linear(shape: str) -> None:
             _assist(script, shell=True, period=1)()  # each call lexes the whole line
             assist.completions(bare, 0, len(bare), shell=True)
 
-        return _warm(run)
+        return warmed(run)
 
-    size = _calibrated(make, 1 << 17, 1 << 14)
+    size = calibrated_size(make, largest=1 << 17, smallest=1 << 14)
     assert_linear(make, size, what=f"script entry points on {shape}", repeats=3)
 
 
