@@ -223,9 +223,14 @@ def check_python(package_root: Path, schema_dir: Path, scratch: Path) -> None:
     assert result.stdout == "ok\n", result.stdout
 
 
-def check_shell(command: tuple[str, ...], library: Path, prefix: str, scratch: Path) -> None:
-    """Source the library in one shell: nothing runs, and a signal line carries the prefix."""
-    script = '. "$BSIG_LIB" && bernstein_emit COMPLETED && echo sourced'
+def check_shell(
+    command: tuple[str, ...], library: Path, prefix: str, help_text: str, scratch: Path
+) -> None:
+    """Source the library in one shell: nothing runs, a signal line carries the prefix, and
+    QUESTION's --help prints the schema's text as it is (quotes, ``%``, ``$`` and all)."""
+    script = (
+        '. "$BSIG_LIB" && bernstein_emit COMPLETED && bernstein_question --help && echo sourced'
+    )
     environment = {"BSIG_LIB": str(library), "PATH": os.environ.get("PATH", ""), "LC_ALL": "C"}
     result = subprocess.run(
         [*command, "-c", script],
@@ -237,7 +242,7 @@ def check_shell(command: tuple[str, ...], library: Path, prefix: str, scratch: P
         check=False,
     )
     assert not (scratch / SENTINEL).exists(), f"sourcing the library in {command} ran code"
-    expected = (prefix + "COMPLETED\nsourced\n").encode("utf-8", "surrogateescape")
+    expected = f"{prefix}COMPLETED\n{help_text}\nsourced\n".encode("utf-8", "surrogateescape")
     assert result.returncode == 0, (command, result.stderr)
     assert result.stdout == expected, (command, result.stdout, result.stderr)
 

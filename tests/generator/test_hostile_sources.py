@@ -61,17 +61,24 @@ def _generate(schema: Path, grammar: Path, out: Path) -> tuple[int, str]:
     return status, stderr.getvalue()
 
 
+def _shell_facts(schema: Path, grammar: Path) -> tuple[str, str]:
+    """The prefix and QUESTION's help text, as the sources define them."""
+    vocabulary = load_vocabulary(schema, grammar)
+    return vocabulary.grammar.prefix, shell.help_texts(vocabulary)["bernstein_question"]
+
+
 def _check_generated(out: Path, schema: Path, grammar: Path, scratch: Path) -> None:
-    prefix = load_vocabulary(schema, grammar).grammar.prefix
+    prefix, help_text = _shell_facts(schema, grammar)
     check_python(out / "python", schema, scratch)
+    library = out / "shell" / "bernstein-signals.sh"
     for name in SHELLS:
-        check_shell(shell_command(name), out / "shell" / "bernstein-signals.sh", prefix, scratch)
+        check_shell(shell_command(name), library, prefix, help_text, scratch)
 
 
 def _check_each_target(schema: Path, grammar: Path, folder: Path, scratch: Path) -> None:
     """Each emitter alone: a one-line refusal, or output that is safe for its target."""
     try:
-        prefix = load_vocabulary(schema, grammar).grammar.prefix
+        load_vocabulary(schema, grammar)
     except ToolkitError:
         return
     for target in ("python", "shell", "docs"):
@@ -88,7 +95,7 @@ def _check_each_target(schema: Path, grammar: Path, folder: Path, scratch: Path)
         elif target == "shell":
             for name in SHELLS:
                 library = out / "shell" / "bernstein-signals.sh"
-                check_shell(shell_command(name), library, prefix, scratch)
+                check_shell(shell_command(name), library, *_shell_facts(schema, grammar), scratch)
         else:
             _check_docs((out / "docs" / "vocabulary.md").read_text(encoding="utf-8"))
 
@@ -112,10 +119,12 @@ def _run(folder: Path, filled: list[tuple[Slot, str]]) -> int:
     if status == 2:
         assert ONE_LINE_ERROR.fullmatch(stderr), stderr
         assert not (folder / "out").exists()
+        # One target's refusal must not hide another's escaping: each alone.
+        _check_each_target(schema, grammar, folder, scratch)
     else:
         assert stderr == ""
         _check_generated(folder / "out", schema, grammar, scratch)
-    _check_each_target(schema, grammar, folder, scratch)
+        _check_docs((folder / "out" / "docs" / "vocabulary.md").read_text(encoding="utf-8"))
     assert not (scratch / SENTINEL).exists()
     return status
 
