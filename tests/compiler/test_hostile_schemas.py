@@ -1,0 +1,85 @@
+"""Hostile strings in every slot of a compiled schema: the compiler writes valid Python that
+runs nothing from the schema, or refuses with a SourceError; never a traceback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bernstein_signals_toolkit.emitters._python_validators import schema_module
+from bernstein_signals_toolkit.errors import SourceError
+
+HOSTILE = st.sampled_from(
+    [
+        '"',
+        "'",
+        '"""',
+        "'''",
+        "\\",
+        "\n",
+        "\u2028",
+        "\x00",
+        "$(touch x)",
+        "`id`",
+        "%s",
+        "{0}",
+        "errors",
+        "value",
+        "pointer",
+        "depth",
+        "ABSENT",
+        "__import__('os')",
+        "~/",
+        "#",
+        "",
+    ]
+) | st.text(max_size=6)
+COMPILED: list[str] = []
+REFUSED: list[str] = []
+SLOT = st.lists(HOSTILE, min_size=1, max_size=3).map("".join)
+
+
+@st.composite
+def _schema(draw: st.DrawFn) -> dict[str, Any]:
+    name, other, text = draw(SLOT), draw(SLOT), draw(SLOT)
+    return {
+        "description": text,
+        "x-bernstein-message": {"required": text} if draw(st.booleans()) else text or "m",
+        "properties": {name: {"enum": [text, {other: [text]}], "description": text}},
+        "required": [name, other],
+        "patternProperties": {draw(SLOT): {"const": text}},
+        "dependentRequired": {name: [other]},
+        "$defs": {other: {"pattern": draw(SLOT), "x-bernstein-message": text or "m"}},
+        "items": {"$ref": "#/$defs/" + other.replace("~", "~0").replace("/", "~1")},
+        "additionalProperties": {"const": {text: name}},
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(_schema(), st.dictionaries(SLOT, SLOT, max_size=3))
+def test_hostile_schema_strings_compile_safely_or_are_refused(
+    schema: dict[str, Any], payload: dict[str, str]
+) -> None:
+    try:
+        text = schema_module(schema, "hostile.schema.json")
+    except SourceError as exc:
+        REFUSED.append(str(exc))
+        return
+    COMPILED.append(text)
+    namespace: dict[str, Any] = {
+        "__name__": "bernstein_signals._h",
+        "__package__": "bernstein_signals",
+    }
+    exec(compile(text, "<hostile>", "exec"), namespace)  # the compiler's own output
+    for error in namespace["check"](payload):
+        assert isinstance(error.message, str)
+        assert isinstance(error.pointer, str)
+
+
+def test_most_hostile_schemas_compiled_and_every_refusal_is_one_line() -> None:
+    """Runs after the test above (file order)."""
+    print(f"{len(COMPILED)} compiled, {len(REFUSED)} refused")
+    assert len(COMPILED) >= 100, (len(COMPILED), len(REFUSED))
+    assert all("\n" not in refusal for refusal in REFUSED)
