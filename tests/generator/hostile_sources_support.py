@@ -170,6 +170,12 @@ SLOTS: tuple[Slot, ...] = (
     Slot("property name", _new_property({"type": "string"}, named=True)),
     Slot("enum value", _new_property({"type": "string", "enum": ["@TEXT@", "b"]}, named=False)),
     Slot("pattern", _new_property({"type": "string", "pattern": "@TEXT@"}, named=False)),
+    Slot(
+        "rule message",
+        _new_property(
+            {"type": "string", "minLength": 1, "x-bernstein-message": "@TEXT@"}, named=False
+        ),
+    ),
     Slot("kind name", _new_kind),
     Slot("prefix", _prefix),
 )

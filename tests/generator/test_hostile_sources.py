@@ -45,7 +45,8 @@ from shell_support import SHELLS, shell_command
 _FREE_TEXT = tuple(
     slot
     for slot in TEXT_SLOTS
-    if slot.name not in {"version build metadata", "pattern", "enum value", "prefix", "$id"}
+    if slot.name
+    not in {"version build metadata", "pattern", "enum value", "prefix", "$id", "rule message"}
 )
 """Slots any text may fill: all of them at once, one hostile string per vocabulary.
 
@@ -181,6 +182,7 @@ def test_names_of_the_binding_are_refused(tmp_path: Path, slot: Slot) -> None:
         "pattern",
         "enum value",
         "$id",
+        "rule message",
         "version build metadata",
         "property name",
         "kind name",
