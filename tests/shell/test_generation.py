@@ -107,6 +107,29 @@ bernstein_deploy_started --help | head -1"""
 
 
 @pytest.mark.parametrize(
+    "annotation",
+    [
+        {"format": "uri"},
+        {"writeOnly": True},
+        {"readOnly": True},
+        {"deprecated": True},
+        {"x-vendor-note": "n"},
+        {"x-bernstein-message": "say it plainly"},
+    ],
+)
+def test_annotations_are_accepted_as_python_accepts_them(
+    tmp_path: Path, annotation: dict[str, object]
+) -> None:
+    """One table (keywords.py) says what is an annotation, for every emitter alike."""
+    field = {"description": "A field.", "type": "string", **annotation}
+    items = {"description": "Items.", "type": "array", "items": {"type": "string", **annotation}}
+    schema_dir = _vocabulary(tmp_path, "NEW_KIND", {"field": field, "items": items}, [])
+    vocabulary = load_vocabulary(schema_dir, ROOT / "grammar/signal.lark")
+    library = shell_emitter.emit(vocabulary)[shell_emitter.LIBRARY]
+    assert "bernstein_new_kind()" in library
+
+
+@pytest.mark.parametrize(
     ("subschema", "message"),
     [
         ({"type": "string", "pattern": "^[a-z]+$"}, "'pattern'"),
@@ -115,7 +138,7 @@ bernstein_deploy_started --help | head -1"""
         ({"type": "string", "enum": ["a"]}, "'enum'"),
         ({"type": "number"}, "cannot be a shell argument"),
         ({"type": "object"}, "cannot be a shell argument"),
-        ({"type": "array", "items": {"type": "string", "format": "uri"}}, "'format'"),
+        ({"type": "array", "items": {"type": "string", "maxLength": 9}}, "'maxLength'"),
         ({"type": "array", "items": {"type": "object"}}, "cannot be a shell argument"),
         ({"type": "array", "items": {"type": "string"}, "contains": {"const": "a"}}, "'contains'"),
     ],

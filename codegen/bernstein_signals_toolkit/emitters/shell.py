@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from ..errors import SourceError
+from ..keywords import MESSAGE_KEYWORD, Support, support
 from ..model import JSONValue, Kind, Property, Vocabulary
 from ..names import check_shell_names, check_vocabulary
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
@@ -42,13 +43,10 @@ TEMPLATE = "shell/bernstein-signals.sh"
 SDD_PATH_PATTERN = "^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
 """The plan-path rule of the schemas; the shell enforces it with ``_bsig_is_sdd_path``."""
 
-_KNOWN_PATTERNS = {
-    SDD_PATH_PATTERN: (
-        "_bsig_is_sdd_path {v}",
-        "must be a relative path under .sdd/ with no '.', '..' or empty segment,"
-        " no backslash and no control character",
-    ),
-}
+_KNOWN_PATTERNS = {SDD_PATH_PATTERN: "_bsig_is_sdd_path {v}"}
+"""Patterns the shell enforces with its own test; the message is the schema's
+``x-bernstein-message``, as in every binding."""
+
 _KIND_PATTERN = "[A-Z][A-Z0-9_]*"
 """The KIND token bernstein_emit checks; the grammar must agree."""
 
@@ -64,9 +62,6 @@ _QUIET_ENTRY = (
 _PLAIN_ENTRY = "  { _bsig_enter; } 2>/dev/null"
 """Entry lines: the trace of entering goes to /dev/null, then nothing is traced."""
 
-_ANNOTATIONS = frozenset(
-    {"description", "title", "examples", "default", "$comment", "deprecated", "readOnly"}
-)
 _SCALARS = {"string", "integer", "boolean"}
 _RESERVED_OPTIONS = frozenset({"help"})
 
@@ -103,17 +98,25 @@ def _refuse(kind: Kind, prop: str, message: str) -> SourceError:
     return SourceError(kind.file_name, "shell", f"property {prop!r}: {message}")
 
 
+def _message(schema: dict[str, JSONValue], keyword: str, default: str) -> str:
+    """The schema's plain message for ``keyword`` (``x-bernstein-message``), else ``default``."""
+    given = schema.get(MESSAGE_KEYWORD)
+    if isinstance(given, dict):
+        given = given.get(keyword)
+    return given if isinstance(given, str) and given.strip() else default
+
+
 def _scalar_checks(kind: Kind, name: str, schema: dict[str, JSONValue]) -> list[_Check]:
     checks = []
     for key, value in schema.items():
-        if key in _ANNOTATIONS or key == "type":
+        if key == "type" or support(key, "shell") is Support.ANNOTATION:
             continue
         if key == "minLength" and value in (0, 1):
             if value == 1:
-                checks.append(_Check("[ -n {v} ]", "must not be empty"))
+                checks.append(_Check("[ -n {v} ]", _message(schema, key, "must not be empty")))
         elif key == "pattern" and value in _KNOWN_PATTERNS:
-            test, message = _KNOWN_PATTERNS[value]
-            checks.append(_Check(test, message))
+            message = _message(schema, key, f"must match the pattern {value}")
+            checks.append(_Check(_KNOWN_PATTERNS[value], message))
         else:
             raise _refuse(
                 kind,
@@ -161,7 +164,7 @@ def _field(kind: Kind, prop: Property) -> _Field:
     item_checks = _type_checks(scalar) + _scalar_checks(kind, f"{prop.name}[]", items)
     array_checks = []
     for key, value in schema.items():
-        if key in _ANNOTATIONS or key == "type":
+        if key == "type" or support(key, "shell") is Support.ANNOTATION:
             continue
         if key == "minItems" and isinstance(value, int):
             array_checks.append(_Check(f"[ {{n}} -ge {value} ]", f"needs at least {value} item(s)"))

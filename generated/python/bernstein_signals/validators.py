@@ -123,7 +123,7 @@ def _check_plan_draft(payload: dict[Any, Any], errors: list[PayloadError], depth
                     PayloadError(
                         "/path",
                         "pattern",
-                        "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$. Where the plan will be written, or null (or absent) when not yet known: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
+                        "must be a relative path under .sdd/ with no '.', '..' or empty segment, no backslash and no control character. Where the plan will be written, or null (or absent) when not yet known: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
                         "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$",
                     )
                 )
@@ -156,7 +156,7 @@ def _check_plan_ready(payload: dict[Any, Any], errors: list[PayloadError], depth
                 PayloadError(
                     "/path",
                     "pattern",
-                    "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$. The plan file: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
+                    "must be a relative path under .sdd/ with no '.', '..' or empty segment, no backslash and no control character. The plan file: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
                     "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$",
                 )
             )
