@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -32,7 +31,7 @@ from unittest import mock
 
 import pytest
 from benchmarks._hostile_lines import HOSTILE_LINES
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals_toolkit.cli import main
@@ -40,6 +39,7 @@ from bernstein_signals_toolkit.commands import COMMANDS
 from bernstein_signals_toolkit.commands import generate as generate_command
 from bernstein_signals_toolkit.emitters._header import MARKER
 from bernstein_signals_toolkit.generate import render_sources
+from bernstein_signals_toolkit.lsp.server import MAX_HEADER_BYTES, MAX_MESSAGE_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
@@ -251,8 +251,8 @@ def _drive_parse(
     with _scratch() as folder:
         path = _file(folder, name, stream)
         args: list[str | bytes] = ["parse", "--format", format, path, "-"]
-        if source is not None:  # UTF-8 until the strict xfail at the end passes
-            args += ["--source", os.fsencode(source).decode("utf-8", "replace")]
+        if source is not None:
+            args += ["--source", source]
         if timestamps:
             args.append("--timestamps")
         outcome = _in_process(args, stdin=stream)
@@ -441,7 +441,13 @@ def _drive_conform(
 
 
 # lsp: the server fed garbage on stdin must end at end of input, without a traceback.
-_CONTENT_LENGTH = re.compile(rb"content-length\s*:\s*\+?(\d+)", re.IGNORECASE)
+def _check_lsp(outcome: Outcome) -> None:
+    """No traceback, a documented status, and every stderr line one problem of the server's."""
+    err = outcome.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err
+    assert outcome.status in (0, 1, 2), (outcome.status, err)
+    for line in err.splitlines():
+        assert line.startswith("bernstein-signals"), f"not one line per problem: {err!r}"
 
 
 def _frame(body: bytes) -> bytes:
@@ -458,6 +464,8 @@ _LSP_GARBAGE = st.one_of(
     st.sampled_from(
         [
             b"Content-Length: 12345678\r\n\r\n{}",
+            b"Content-Length: 1000000000000000\r\n\r\n",
+            b"Content-Length: 5\r\n" + b"h" * 10_000 + b"\r\n\r\n",
             b"Content-Length: -5\r\n\r\n",
             b"Content-Length: abc\r\n\r\n",
             _frame(b"{not json"),
@@ -479,17 +487,13 @@ _LSP_GARBAGE = st.one_of(
 
 @settings(_PROCESS_EXAMPLES, max_examples=20)
 @given(pieces=st.lists(_LSP_GARBAGE, max_size=4), initialize=st.booleans())
+@example(  # pygls formats the traceback of a message it cannot structure into the log line
+    pieces=[b'Content-Length: 31\r\n\n{"jsonrpc":"","":2,"":"","":{}}'], initialize=False
+)
 def _drive_lsp(pieces: list[bytes], initialize: bool) -> None:
     stdin = (_INITIALIZE if initialize else b"") + b"".join(pieces)
-    # A big Content-Length makes the server allocate that much (see the strict xfail at the
-    # end); keep it off a shared machine until that is fixed.
-    assume(all(int(size) < 1 << 24 for size in _CONTENT_LENGTH.findall(stdin)))
     outcome = _process(["lsp"], stdin=stdin, timeout=120)
-    # pygls logs a message it cannot read with a traceback (pinned by a strict xfail below):
-    # what follows such a log line is not checked until that is fixed.
-    stderr = re.split(rb"(?m)^Unable to \w+ message$", outcome.stderr)[0]
-    assert b"Traceback" not in stderr, stderr.decode("utf-8", "replace")
-    assert outcome.status in (0, 1, 2), outcome
+    _check_lsp(outcome)
 
 
 DRIVERS: dict[str, Callable[[], Any]] = {
@@ -544,12 +548,6 @@ def test_validate_names_a_file_whose_name_is_not_utf8() -> None:
         _names_a_file_that_is_not_utf8("validate", format)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="commands/parse.py: --source that is not UTF-8 is copied into the CloudEvents as"
-    " raw bytes (invalid UTF-8 JSON); it should be a one-line usage error, exit 2"
-    " (commands/_arguments.text is the shared check)",
-)
 def test_parse_refuses_a_source_that_is_not_utf8() -> None:
     outcome = _in_process(
         ["parse", "--format", "cloudevents", "--source", "urn:\udcff", "-"],
@@ -558,25 +556,39 @@ def test_parse_refuses_a_source_that_is_not_utf8() -> None:
     _check(outcome, allowed=(2,))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="lsp/server.py (pygls stdio reader): the server reads Content-Length bytes in one"
-    " call, so a header of 10**15 ends in a MemoryError traceback (and 20 GB is allocated"
-    " for real); a bound on Content-Length is needed",
-)
 @pytest.mark.timeout(120)
-def test_lsp_refuses_an_absurd_content_length() -> None:
-    outcome = _process(["lsp"], stdin=b"Content-Length: 1000000000000000\r\n\r\n", timeout=100)
-    assert b"Traceback" not in outcome.stderr
-    assert outcome.status in (0, 1, 2)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="lsp/server.py (pygls logging): a message body that is not JSON is logged to stderr"
-    " with a full traceback ('Unable to handle message'), not one line",
+@pytest.mark.parametrize(
+    ("stdin", "problem"),
+    [
+        (b"Content-Length: 1000000000000000\r\n\r\n", b"Content-Length 1000000000000000"),
+        (b"Content-Length: %d\r\n\r\n" % (MAX_MESSAGE_BYTES + 1), b"message bound"),
+        (b"Content-Length: 5\r\n" + b"x" * (MAX_HEADER_BYTES + 1), b"header line"),
+    ],
 )
+def test_lsp_refuses_a_message_over_its_bounds(stdin: bytes, problem: bytes) -> None:
+    """Nothing is allocated for an absurd size: one line naming the bound, exit 2."""
+    outcome = _process(["lsp"], stdin=stdin, timeout=100)
+    _check_lsp(outcome)
+    assert outcome.status == 2
+    [line] = outcome.stderr.splitlines()
+    assert problem in line, line
+
+
+@pytest.mark.timeout(120)
+def test_lsp_reads_a_message_at_its_bound() -> None:
+    """The bound is inclusive: a body of exactly MAX_MESSAGE_BYTES is read (and is not JSON)."""
+    body = b" " * MAX_MESSAGE_BYTES
+    outcome = _process(["lsp"], stdin=_frame(body), timeout=100)
+    _check_lsp(outcome)
+    assert outcome.status == 0
+    assert b"Unable to handle message" in outcome.stderr
+
+
 @pytest.mark.timeout(120)
 def test_lsp_logs_a_malformed_message_in_one_line() -> None:
-    outcome = _process(["lsp"], stdin=_frame(b"{not json"), timeout=100)
-    assert b"Traceback" not in outcome.stderr
+    outcome = _process(["lsp"], stdin=_frame(b"{not json") + _frame(b"[1"), timeout=100)
+    _check_lsp(outcome)
+    assert outcome.status == 0
+    first, second = outcome.stderr.decode().splitlines()
+    assert "Unable to handle message: JSONDecodeError" in first, first
+    assert "Unable to handle message: JSONDecodeError" in second, second

@@ -17,7 +17,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..lsp.server import build_server
+        from ..lsp.server import serve
     except ImportError as exc:  # pygls is an optional dependency
         from ..errors import UsageError
 
@@ -25,5 +25,5 @@ def run(args: argparse.Namespace) -> int:
             f"the language server needs pygls ({exc.name} is missing):"
             " pip install 'bernstein-signals[lsp]'"
         ) from None
-    build_server().start_io()
+    serve()
     return 0

@@ -25,6 +25,7 @@ from bernstein_signals import SignalRecord, read_signals
 
 from ..errors import UsageError
 from ..validate.formats import display_name, file_uri
+from . import _arguments
 from ._inputs import check_readable, opened
 
 __all__ = ["RECORD_SCHEMA", "configure", "run"]
@@ -47,6 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--source",
+        type=_arguments.text,
         metavar="URI",
         help="the CloudEvents source (default: the input's path, or stdin:)",
     )

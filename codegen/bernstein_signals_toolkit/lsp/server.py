@@ -9,19 +9,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..errors import ToolkitError, one_line
 from ..validate import Severity
 from . import analysis, assist
 
-__all__ = ["DEBOUNCE_SECONDS", "SignalsLanguageServer", "build_server"]
+__all__ = [
+    "DEBOUNCE_SECONDS",
+    "MAX_HEADER_BYTES",
+    "MAX_MESSAGE_BYTES",
+    "MessageTooLarge",
+    "SignalsLanguageServer",
+    "build_server",
+    "serve",
+]
 
 DEBOUNCE_SECONDS = 0.25
+MAX_MESSAGE_BYTES = 64 << 20
+"""The largest message body (Content-Length) the server reads; a larger one ends the session."""
+MAX_HEADER_BYTES = 8192
+"""The longest header line the server reads; a longer one ends the session."""
+_LOG_MESSAGE_CHARS = 500
+_TRACEBACK = "Traceback (most recent call last):"
 SECTION = "bernsteinSignals"
 _SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,
@@ -316,5 +333,67 @@ def build_server() -> SignalsLanguageServer:
     return server
 
 
+class MessageTooLarge(ToolkitError):
+    """The client sent a header or message over the server's bounds: the session ends."""
+
+
+class _BoundedStdin:
+    """The client's stream as pygls reads it, with every read bounded.
+
+    pygls reads a header line with ``readline()`` and a body with
+    ``read(Content-Length)`` in one call, so an absurd length would be allocated
+    at once; here it is refused before anything is read.
+    """
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+
+    def readline(self) -> bytes:
+        line = self._stream.readline(MAX_HEADER_BYTES + 1)
+        if len(line) > MAX_HEADER_BYTES:
+            raise MessageTooLarge(f"lsp: a header line is over {MAX_HEADER_BYTES} bytes")
+        return line
+
+    def read(self, size: int) -> bytes:
+        if size > MAX_MESSAGE_BYTES:
+            raise MessageTooLarge(
+                f"lsp: Content-Length {size} is over the {MAX_MESSAGE_BYTES}-byte message bound"
+            )
+        return self._stream.read(size)
+
+
+class _OneLine(logging.Formatter):
+    """A log record as one line: an exception is named with its message, never traced."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        head, traced, trace = message.partition(_TRACEBACK)
+        if traced:  # pygls formats some tracebacks into the message: keep the exception line
+            lines = [line for line in trace.splitlines() if line.strip()]
+            message = f"{head.strip()}: {lines[-1].strip()}" if lines else head.strip()
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            message += f": {type(error).__name__}: {error}"
+        if len(message) > _LOG_MESSAGE_CHARS:
+            message = message[:_LOG_MESSAGE_CHARS] + "..."
+        return one_line(f"bernstein-signals lsp: {record.levelname.lower()}: {message}")
+
+
+def _log_one_line_per_problem() -> None:
+    """Route every logger (pygls, asyncio) to stderr through :class:`_OneLine`."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    logging.root.handlers[:] = [handler]
+    logging.root.setLevel(logging.WARNING)
+
+
+def serve() -> None:
+    """Run the server over stdio until the client leaves; bounded reads, one-line logs."""
+    _log_one_line_per_problem()
+    stdin = _BoundedStdin(sys.stdin.buffer)
+    # pygls calls only readline() and read(n) on it.
+    build_server().start_io(stdin=cast(BinaryIO, stdin))
+
+
 def main() -> None:
-    build_server().start_io()
+    serve()
