@@ -668,3 +668,65 @@ def test_wrap_kills_the_group_after_the_grace_even_while_its_own_stdout_is_full(
         finally:
             process.kill()
     assert survived == [], "yes ignores TERM: only the SIGKILL after the grace ends it"
+
+
+# ---------------------------------------------------------------------------
+# conform keeps constant memory however long the run (issue 10, item 9)
+# ---------------------------------------------------------------------------
+
+_CHATTY_ADAPTER = (
+    "import sys\n"
+    "filler = 'x' * 900\n"
+    "for n in range(int(sys.argv[1])):\n"
+    "    kind = n % 5\n"
+    "    if kind == 0:\n"
+    '        line = \'BERNSTEIN:QUESTION {"question":"%s","id":"q%d"}\' % (filler, n)\n'
+    "    elif kind == 1:\n"
+    '        line = \'BERNSTEIN:PLAN_DRAFT {"path":".sdd/p%d.md","n":"%s"}\' % (n, filler)\n'
+    "    elif kind == 2:\n"
+    '        line = \'BERNSTEIN:blocked {"reason":"%s"}\' % filler\n'
+    "    elif kind == 3:\n"
+    '        line = \'BERNSTEIN:COMPLETED {"summary":"%s"}\' % filler\n'
+    "    else:\n"
+    "        line = 'log line %d %s' % (n, filler)\n"
+    "    print(line)\n"
+)
+
+
+def _conform_peak(lines: int, options: list[str]) -> int:
+    """Peak traced memory of an in-process conform over an adapter printing ``lines`` lines."""
+    import io
+    import os
+    import tracemalloc
+    from unittest import mock
+
+    from bernstein_signals_toolkit.cli import main
+
+    with open(os.devnull, "wb") as null_out, open(os.devnull, "wb") as null_err:
+        out = io.TextIOWrapper(null_out, encoding="utf-8", write_through=True)
+        err = io.TextIOWrapper(null_err, encoding="utf-8", write_through=True)
+        argv = ["conform", *options, "--", sys.executable, "-c", _CHATTY_ADAPTER, str(lines)]
+        with mock.patch.object(sys, "stdout", out), mock.patch.object(sys, "stderr", err):
+            tracemalloc.start()
+            try:
+                status = main(argv)
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+    assert status == 1  # blocked in lower case, a second terminal: errors
+    return peak
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("options", [["--format", "json"], ["--transcript"]])
+def test_conform_memory_does_not_grow_with_the_run(
+    options: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bernstein_signals_toolkit.validate import report as report_module
+
+    # A smaller tracking bound, so that both runs fill their tables and stay quick.
+    monkeypatch.setattr(report_module, "MAX_TRACKED", 200)
+    small_count = 2_000
+    small = _conform_peak(small_count, options)
+    big = _conform_peak(small_count * 10, options)
+    assert big < small * 1.5, f"peak {small:,} B for {small_count:,} lines, {big:,} B for 10x"

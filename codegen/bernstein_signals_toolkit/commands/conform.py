@@ -141,9 +141,13 @@ class _Answers:
         if not self._pending and not self._by_id and not self._in_order:
             self.close()
 
-    def question(self, checker: StreamChecker, payload: dict[str, object]) -> None:
-        """Answer one QUESTION the adapter just asked, if a scripted answer is left."""
-        question_id = payload.get("id")
+    def question(self, checker: StreamChecker, question: StreamSignal) -> None:
+        """Answer one QUESTION the adapter just asked, if a scripted answer is left.
+
+        Only a question about to be answered reaches the tracker, so questions
+        left unanswered take no memory (the checker bounds its own record).
+        """
+        question_id = question.payload.get("id")
         key = question_id if isinstance(question_id, str) and question_id else None
         if key is not None and key in self._by_id:
             text = self._by_id.pop(key)
@@ -152,6 +156,8 @@ class _Answers:
         else:
             self._close_when_done()
             return
+        with contextlib.suppress(QuestionIdInUse):  # the checker reports it: BS305, an error
+            self.tracker.feed(question)
         line = self.tracker.answer(text, key)
         checker.answered(key)
         self.given += 1
@@ -230,12 +236,7 @@ class _Run:
             checker.feed_bytes(scanned.line_no, scanned.data)
             questions = self.sink.questions
             while questions:
-                self._question(questions.pop(0))
-
-    def _question(self, question: StreamSignal) -> None:
-        with contextlib.suppress(QuestionIdInUse):  # the checker reports it: BS305, an error
-            self.answers.tracker.feed(question)
-        self.answers.question(self.checker, question.payload)
+                self.answers.question(checker, questions.pop(0))
 
     def _kill(self) -> None:
         self.timed_out = True
