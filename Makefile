@@ -37,6 +37,7 @@ check: $(STAMP) ## fail if generated/ is stale, missing files or has orphans
 
 test: $(STAMP) ## run the whole test suite
 	@scripts/ensure-test-shells
+	@scripts/ensure-test-data $(BIN)/python
 	$(BIN)/python -m pytest
 
 lint: $(STAMP) ## ruff (lint + format check) and mypy --strict
