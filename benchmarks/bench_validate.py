@@ -11,12 +11,14 @@
    payload line measured in the same run; target at most 3x.
 3. Memory (issue 10 item 9): peak RSS of ``bernstein-signals validate`` reading
    10,000 and then 1,000,000 signal lines of about 1 KB from a pipe, each in
-   a fresh process; target under 10 MB growth.
+   a fresh process; target under 10 MB growth. ``bernstein-signals conform``
+   likewise, over an adapter printing that many signal lines.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import subprocess
 import sys
 from collections.abc import Callable
@@ -47,6 +49,26 @@ for start in range(0, count, batch):
     child.stdin.write(b"".join(line % n for n in range(start, min(start + batch, count))))
 child.stdin.close()
 child.wait()
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+# conform over an adapter printing the same lines (the adapter's own RSS stays small).
+_CONFORM_PROBE = """
+import resource, subprocess, sys
+adapter = (
+    "import sys\\n"
+    "head, tail = b'BERNSTEIN:QUESTION {\\"question\\":\\"', b'\\",\\"id\\":\\"q%d\\"}\\\\n'\\n"
+    "line = head + b'x' * 960 + tail\\n"
+    "count, batch, out = int(sys.argv[1]), 1000, sys.stdout.buffer\\n"
+    "for start in range(0, count, batch):\\n"
+    "    out.write(b''.join(line % n for n in range(start, min(start + batch, count))))\\n"
+)
+command = [sys.executable, "-m", "bernstein_signals_toolkit.cli", "conform"]
+subprocess.run(
+    [*command, "--format", sys.argv[2], "--", sys.executable, "-c", adapter, sys.argv[1]],
+    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
@@ -123,9 +145,9 @@ def _hostile(quick: bool) -> None:
     print(f"over {_TARGET:g}x: {', '.join(missed) if missed else 'none'}")
 
 
-def _peak_rss_mb(lines: int, output: str) -> float:
+def _peak_rss_mb(lines: int, output: str, probe: str = _RSS_PROBE) -> float:
     result = subprocess.run(
-        [sys.executable, "-c", _RSS_PROBE, str(lines), output],
+        [sys.executable, "-c", probe, str(lines), output],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         check=True,
@@ -135,11 +157,13 @@ def _peak_rss_mb(lines: int, output: str) -> float:
 
 def _memory(quick: bool) -> None:
     small, big = 10_000, 100_000 if quick else 1_000_000
-    for output in ("text", "json"):
-        low, high = _peak_rss_mb(small, output), _peak_rss_mb(big, output)
+    for (command, probe), output in itertools.product(
+        [("validate", _RSS_PROBE), ("conform", _CONFORM_PROBE)], ("text", "json")
+    ):
+        low, high = _peak_rss_mb(small, output, probe), _peak_rss_mb(big, output, probe)
         verdict = "ok" if high - low < _MAX_GROWTH_MB else "OVER"
         print(
-            f"validate --format {output}: peak RSS {low:.1f} MB for {small:,} signal lines,"
+            f"{command} --format {output}: peak RSS {low:.1f} MB for {small:,} signal lines,"
             f" {high:.1f} MB for {big:,} (growth {high - low:+.1f} MB, target"
             f" < {_MAX_GROWTH_MB:g} MB: {verdict})",
             flush=True,
