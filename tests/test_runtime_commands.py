@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
 import select
 import signal
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import jsonschema
 import pytest
 
 from bernstein_signals import parse_signal, read_plan
+from bernstein_signals_toolkit.cli import main
 from bernstein_signals_toolkit.commands.parse import RECORD_SCHEMA
+from bernstein_signals_toolkit.validate import report as report_module
 
 HERE = Path(__file__).resolve().parent
 ADAPTERS = {
@@ -695,13 +701,6 @@ _CHATTY_ADAPTER = (
 
 def _conform_peak(lines: int, options: list[str]) -> int:
     """Peak traced memory of an in-process conform over an adapter printing ``lines`` lines."""
-    import io
-    import os
-    import tracemalloc
-    from unittest import mock
-
-    from bernstein_signals_toolkit.cli import main
-
     with open(os.devnull, "wb") as null_out, open(os.devnull, "wb") as null_err:
         out = io.TextIOWrapper(null_out, encoding="utf-8", write_through=True)
         err = io.TextIOWrapper(null_err, encoding="utf-8", write_through=True)
@@ -722,8 +721,6 @@ def _conform_peak(lines: int, options: list[str]) -> int:
 def test_conform_memory_does_not_grow_with_the_run(
     options: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bernstein_signals_toolkit.validate import report as report_module
-
     # A smaller tracking bound, so that both runs fill their tables and stay quick.
     monkeypatch.setattr(report_module, "MAX_TRACKED", 200)
     small_count = 2_000
