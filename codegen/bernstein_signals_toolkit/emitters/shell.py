@@ -21,7 +21,7 @@ from types import ModuleType
 from ..errors import SourceError
 from ..keywords import MESSAGE_KEYWORD, Support, support
 from ..model import JSONValue, Kind, Property, Vocabulary
-from ..names import check_shell_names, check_vocabulary
+from ..names import IDENTIFIER_KIND, check_shell_names, check_vocabulary
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
 from ._header import python_header
 from ._templates import TEMPLATES, template_text
@@ -47,8 +47,6 @@ _KNOWN_PATTERNS = {SDD_PATH_PATTERN: "_bsig_is_sdd_path {v}"}
 """Patterns the shell enforces with its own test; the message is the schema's
 ``x-bernstein-message``, as in every binding."""
 
-_KIND_PATTERN = "[A-Z][A-Z0-9_]*"
-"""The KIND token bernstein_emit checks; the grammar must agree."""
 
 _FIXED = {"emit": True, "run": False, "ask": True, "guard": False}
 """The template's public functions (its ``_bsig_do_*``), and whether each runs in
@@ -478,11 +476,11 @@ def _check_words(vocabulary: Vocabulary) -> None:
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
     check_vocabulary(vocabulary)
     _check_words(vocabulary)
-    if vocabulary.grammar.kind_pattern != _KIND_PATTERN:
+    if vocabulary.grammar.kind_pattern != IDENTIFIER_KIND.pattern:
         raise SourceError(
             vocabulary.grammar.file_name,
             "shell",
-            f"bernstein_emit checks KIND as /{_KIND_PATTERN}/, but the grammar says"
+            f"bernstein_emit checks KIND as /{IDENTIFIER_KIND.pattern}/, but the grammar says"
             f" /{vocabulary.grammar.kind_pattern}/",
         )
     functions: list[str] = []
