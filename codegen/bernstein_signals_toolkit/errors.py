@@ -20,9 +20,16 @@ def one_line(message: str) -> str:
 
 
 class ToolkitError(Exception):
-    """A failure the CLI prints as ``bernstein-signals: error: <message>``."""
+    """A failure the CLI prints as ``bernstein-signals: error: <message>``.
+
+    Its text is always one line, whatever source text (a key, a pointer, a
+    file name) the message quotes.
+    """
 
     exit_status = 2
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())
 
 
 class UsageError(ToolkitError):
