@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bernstein_signals as bs
 from bernstein_signals import SignalKind, SignalPayloadError, StreamSignal
@@ -244,3 +246,76 @@ def test_runtime_needs_only_the_standard_library() -> None:
         check=False,
     )
     assert (result.returncode, result.stdout.strip()) == (0, "ok"), result.stderr
+
+
+# -- unknown kinds (opt-in) -----------------------------------------------------
+
+
+def test_unknown_kinds_are_plain_output_by_default_and_str_kinds_on_request() -> None:
+    line = 'BERNSTEIN:PROGRESS {"percent":5}\n'
+    assert bs.parse_signal(line) is None
+    assert bs.parse_signal(line, lenient=True) is None
+    signal = bs.parse_signal(line, unknown_kinds=True)
+    assert signal == bs.UnknownKindSignal("PROGRESS", {"percent": 5}, line.rstrip("\n"))
+    assert type(signal.kind) is str
+    assert not signal.is_terminal
+    bare = bs.parse_signal("BERNSTEIN:PROGRESS", unknown_kinds=True)
+    assert bare == bs.UnknownKindSignal("PROGRESS", {}, "BERNSTEIN:PROGRESS")
+    spaced = bs.parse_signal("  BERNSTEIN: PROGRESS  {} ", lenient=True, unknown_kinds=True)
+    assert spaced == bs.UnknownKindSignal("PROGRESS", {}, "BERNSTEIN: PROGRESS  {}")
+    # Known kinds stay StreamSignal, with the enum member.
+    known = bs.parse_signal("BERNSTEIN:FAILED", unknown_kinds=True)
+    assert type(known) is StreamSignal
+    assert known.kind is SignalKind.FAILED
+    assert known.is_terminal
+    lines = ["x", "BERNSTEIN:PROGRESS", "BERNSTEIN:COMPLETED", 3]
+    assert [s.kind for s in bs.iter_signals(lines)] == ["COMPLETED"]
+    assert [s.kind for s in bs.iter_signals(lines, unknown_kinds=True)] == ["PROGRESS", "COMPLETED"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "BERNSTEIN:progress {}",  # not the grammar's KIND token
+        "BERNSTEIN:PRO-GRESS",
+        "BERNSTEIN:1ABC",
+        "BERNSTEIN:",
+        "BERNSTEIN:PROGRESS  {}",  # strict: one space
+        "BERNSTEIN:PROGRESS {'a':1}",
+        "BERNSTEIN:PROGRESS []",
+        "BERNSTEIN:PROGRESS {} x",
+        "BERNSTEIN:PROGRESS{}",
+    ],
+)
+def test_unknown_kinds_still_follow_the_grammar(line: str) -> None:
+    assert bs.parse_signal(line, unknown_kinds=True) is None
+
+
+def test_the_unknown_kind_token_is_the_grammars_kind() -> None:
+    from bernstein_signals import parsing
+    from bernstein_signals_toolkit.load import load_grammar
+    from bernstein_signals_toolkit.sources import packaged_sources
+
+    grammar, _ = load_grammar(packaged_sources().grammar)
+    assert parsing._KIND_TOKEN.pattern == grammar.kind_pattern
+
+
+@given(
+    kind=st.from_regex(r"[A-Z][A-Z0-9_]{0,30}", fullmatch=True),
+    payload=st.dictionaries(
+        st.text(max_size=5),
+        st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=10),
+        max_size=4,
+    ),
+    lenient=st.booleans(),
+)
+def test_unknown_kinds_property(kind: str, payload: dict[str, object], lenient: bool) -> None:
+    """Any grammatical kind parses with the opt-in, exactly as a known kind would."""
+    line = bs.format_signal(SignalKind.COMPLETED, payload).replace("COMPLETED", kind, 1)
+    signal = bs.parse_signal(line, lenient=lenient, unknown_kinds=True)
+    assert signal is not None
+    assert signal.kind == kind
+    assert signal.payload == payload
+    known = kind in set(SignalKind)
+    assert isinstance(signal, StreamSignal if known else bs.UnknownKindSignal)
+    assert (bs.parse_signal(line, lenient=lenient) is not None) is known

@@ -8,7 +8,7 @@ from .formatting import emit, format_signal
 from .kinds import SIGNAL_PREFIX, TERMINAL_SIGNAL_KINDS, VOCABULARY_VERSION, SignalKind
 from .limits import MAX_INTEGER_DIGITS, MAX_NESTING_DEPTH
 from .native import ClaudeStreamJsonParser, CodexJsonParser, SignalParser
-from .parsing import iter_signals, parse_signal
+from .parsing import AnySignal, iter_signals, parse_signal
 from .payloads import (
     BlockedPayload,
     CompletedPayload,
@@ -42,7 +42,7 @@ from .scanning import (
     read_chunks,
     scan_lines,
 )
-from .signals import StreamSignal
+from .signals import StreamSignal, UnknownKindSignal
 from .terminal import MissingTerminalSignal, check_terminal_signal, has_terminal_signal
 from .validators import validate_payload, validate_reply
 
@@ -57,6 +57,7 @@ __all__ = [
     "TERMINAL_SIGNAL_KINDS",
     "VOCABULARY_VERSION",
     "AnswerNotAnOption",
+    "AnySignal",
     "AsyncReadable",
     "BlockedPayload",
     "ClaudeStreamJsonParser",
@@ -86,6 +87,7 @@ __all__ = [
     "SignalRecord",
     "SignalScanner",
     "StreamSignal",
+    "UnknownKindSignal",
     "UnknownQuestion",
     "aread_signals",
     "ask",

@@ -5,27 +5,34 @@
 Strict mode is the grammar (``grammar/signal.lark``) plus a known kind and the
 documented limits of :mod:`._strict_json`. Lenient mode reads lines the way
 the seed project's parser did, for adapters written against it; the JSON rules
-stay strict in both.
+stay strict in both. With ``unknown_kinds=True`` a well-formed line of a kind
+the vocabulary does not know is an :class:`~.signals.UnknownKindSignal`
+instead of plain output.
 """
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Final, Literal, overload
 
 from ._strict_json import load_object
 from .kinds import SIGNAL_PREFIX, SignalKind
-from .signals import StreamSignal, new_signal
+from .signals import StreamSignal, UnknownKindSignal, new_signal
 
-__all__ = ["iter_signals", "parse_signal"]
+__all__ = ["AnySignal", "iter_signals", "parse_signal"]
 
 _KINDS: Final = {kind.value: kind for kind in SignalKind}
 _PREFIX_LENGTH: Final = len(SIGNAL_PREFIX)
 _LONGEST_KIND: Final = max(map(len, _KINDS))
 """A longer word after the prefix is no kind: refused without copying or hashing it."""
+_KIND_TOKEN: Final = re.compile(r"[A-Z][A-Z0-9_]*")
+"""The grammar's KIND token (a test holds it equal to ``grammar/signal.lark``'s)."""
 _startswith: Final = str.startswith
 _LEADING_SPACE: Final = re.compile(r"\s*")
 _LENIENT_KIND: Final = re.compile(r"\s*(\S+)\s*")
 """Whitespace, the kind, whitespace: ``str.split``'s whitespace (``str.isspace``)."""
+
+AnySignal = StreamSignal | UnknownKindSignal
+"""What the ``unknown_kinds=True`` readers return: ``kind`` is ``SignalKind | str``."""
 
 
 def _strict(line: str) -> StreamSignal | None:
@@ -45,7 +52,29 @@ def _strict(line: str) -> StreamSignal | None:
     return None if payload is None else new_signal(kind, payload, line)
 
 
-def _lenient(line: str) -> StreamSignal | None:
+def _strict_any(line: str) -> AnySignal | None:
+    """:func:`_strict` that also reads a well-formed line of a kind it does not know."""
+    if line.endswith("\n"):
+        line = line[:-2] if line.endswith("\r\n") else line[:-1]
+    space = line.find(" ", _PREFIX_LENGTH)
+    end = len(line) if space < 0 else space
+    if _KIND_TOKEN.fullmatch(line, _PREFIX_LENGTH, end) is None:
+        return None
+    word = line[_PREFIX_LENGTH:end]
+    if space < 0:
+        payload = {}
+    else:
+        found = load_object(line, space + 1)
+        if found is None:
+            return None
+        payload = found
+    kind = _KINDS.get(word)
+    if kind is None:
+        return UnknownKindSignal(word, payload, line)
+    return new_signal(kind, payload, line)
+
+
+def _lenient(line: str, unknown: bool = False) -> AnySignal | None:
     """The seed parser's reading (strip, split on whitespace), without copying a line that
     turns out not to be a signal: the prefix and kind are found in place first.
     """
@@ -53,42 +82,80 @@ def _lenient(line: str) -> StreamSignal | None:
     if not line.startswith(SIGNAL_PREFIX, begin):
         return None
     found = _LENIENT_KIND.match(line, begin + _PREFIX_LENGTH)
-    if found is None or found.end(1) - found.start(1) > _LONGEST_KIND:
+    if found is None or (not unknown and found.end(1) - found.start(1) > _LONGEST_KIND):
         return None
     kind = _KINDS.get(found[1])
-    if kind is None:
+    if kind is None and (not unknown or _KIND_TOKEN.fullmatch(found[1]) is None):
         return None
     line = line.strip()  # the raw line a lenient signal keeps
     start = found.end() - begin
     if start >= len(line):
-        return new_signal(kind, {}, line)
-    if "\n" in line or "\r" in line:  # maybe only in the whitespace before the payload
-        payload = load_object(line[start:])
+        payload = {}
     else:
-        payload = load_object(line, start)
-    return None if payload is None else new_signal(kind, payload, line)
+        if "\n" in line or "\r" in line:  # maybe only in the whitespace before the payload
+            found_payload = load_object(line[start:])
+        else:
+            found_payload = load_object(line, start)
+        if found_payload is None:
+            return None
+        payload = found_payload
+    if kind is None:
+        return UnknownKindSignal(found[1], payload, line)
+    return new_signal(kind, payload, line)
 
 
-def parse_signal(line: object, *, lenient: bool = False) -> StreamSignal | None:
+@overload
+def parse_signal(
+    line: object, *, lenient: bool = False, unknown_kinds: Literal[False] = False
+) -> StreamSignal | None: ...
+@overload
+def parse_signal(
+    line: object, *, lenient: bool = False, unknown_kinds: bool
+) -> AnySignal | None: ...
+def parse_signal(
+    line: object, *, lenient: bool = False, unknown_kinds: bool = False
+) -> AnySignal | None:
     """The signal on ``line``, or None when it is plain output (or not a str at all).
 
     One trailing "\\n" or "\\r\\n" is tolerated. A payload that fails its
     schema still parses; :func:`~.validators.validate_payload` checks it.
+
+    A well-formed line of a kind this vocabulary does not know is plain output
+    by default, as the seed's reader had it: right for orchestrators that act on
+    signals, since they cannot act on a kind they do not know. With
+    ``unknown_kinds=True`` it is an :class:`~.signals.UnknownKindSignal` whose
+    ``kind`` is a plain str: right for consumers that forward, record or log
+    signals of producers built against a newer vocabulary.
     """
     if type(line) is not str:
         if not isinstance(line, str):
             return None
         line = str.__str__(line)  # a plain copy: a subclass cannot override what follows
     if lenient:
-        return _lenient(line)
-    return _strict(line) if line.startswith(SIGNAL_PREFIX) else None
+        return _lenient(line, unknown_kinds)
+    if not line.startswith(SIGNAL_PREFIX):
+        return None
+    return _strict_any(line) if unknown_kinds else _strict(line)
 
 
-def iter_signals(lines: Iterable[object], *, lenient: bool = False) -> Iterator[StreamSignal]:
-    """The signals among ``lines`` (for example an open text file), in order."""
-    if lenient:
+@overload
+def iter_signals(
+    lines: Iterable[object], *, lenient: bool = False, unknown_kinds: Literal[False] = False
+) -> Iterator[StreamSignal]: ...
+@overload
+def iter_signals(
+    lines: Iterable[object], *, lenient: bool = False, unknown_kinds: bool
+) -> Iterator[AnySignal]: ...
+def iter_signals(
+    lines: Iterable[object], *, lenient: bool = False, unknown_kinds: bool = False
+) -> Iterator[AnySignal]:
+    """The signals among ``lines`` (for example an open text file), in order.
+
+    ``unknown_kinds`` as for :func:`parse_signal`.
+    """
+    if lenient or unknown_kinds:
         for line in lines:
-            signal = parse_signal(line, lenient=True)
+            signal = parse_signal(line, lenient=lenient, unknown_kinds=unknown_kinds)
             if signal is not None:
                 yield signal
         return

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from .kinds import TERMINAL_SIGNAL_KINDS, SignalKind
 
-__all__ = ["StreamSignal"]
+__all__ = ["StreamSignal", "UnknownKindSignal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +24,27 @@ class StreamSignal:
     def is_terminal(self) -> bool:
         """Whether the signal ends the adapter's run (COMPLETED, FAILED)."""
         return self.kind in TERMINAL_SIGNAL_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownKindSignal:
+    """A well-formed signal line of a kind this binding's vocabulary does not know.
+
+    Only ``parse_signal(..., unknown_kinds=True)`` and ``iter_signals(...,
+    unknown_kinds=True)`` return one: for consumers that forward or log
+    signals from producers built against a newer vocabulary. Its payload is
+    strict JSON but checked against no schema, and it is never terminal: a
+    consumer cannot know what an unknown kind means.
+    """
+
+    kind: str
+    payload: dict[str, Any] = field(hash=False)
+    raw_line: str
+
+    @property
+    def is_terminal(self) -> bool:
+        """Always False: the vocabulary does not say that this kind ends a run."""
+        return False
 
 
 _new: Final = object.__new__
