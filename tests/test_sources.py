@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ from lark.exceptions import LarkError
 
 from bernstein_signals_toolkit.errors import SourceError
 from bernstein_signals_toolkit.load import load_vocabulary
+from ecma_jsonschema import validator
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "schema"
@@ -37,7 +39,7 @@ def _schema(name: str) -> dict[str, Any]:
 
 
 def _valid(name: str, payload: object) -> bool:
-    return jsonschema.Draft202012Validator(_schema(name)).is_valid(payload)
+    return bool(validator(_schema(name)).is_valid(payload))
 
 
 @pytest.mark.parametrize("path", SCHEMA_FILES, ids=lambda p: p.name)
@@ -52,7 +54,7 @@ def test_schema_is_valid_2020_12_with_documented_properties(path: Path) -> None:
         assert prop.get("description"), f"{path.name}: {name} has no description"
     assert schema["examples"]
     for example in schema["examples"]:
-        jsonschema.Draft202012Validator(schema).validate(example)
+        validator(schema).validate(example)
 
 
 def test_vocabulary_matches_the_seed_table() -> None:
@@ -134,7 +136,7 @@ def test_payload_table(kind: str, payload: object, valid: bool) -> None:
         (".sdd\\p.md", False),
         (".sdd/a\\..\\..\\x", False),
         (".sdd/p.md\x00.txt", False),
-        (".sdd/p.md\n", False),  # Python's `$` also matches before a final newline
+        (".sdd/p.md\n", False),  # ECMA `$` is the end; Python re's also matches before a "\n"
         (".sdd/p.md\r", False),
         (".sdd/p\tq.md", False),
         ("", False),
@@ -143,6 +145,95 @@ def test_payload_table(kind: str, payload: object, valid: bool) -> None:
 def test_plan_paths_stay_under_sdd(path: str, valid: bool) -> None:
     assert _valid("plan_ready", {"path": path}) is valid
     assert _valid("plan_draft", {"markdown": "# P", "path": path}) is valid
+
+
+def test_the_path_rule_needs_the_ecma_oracle() -> None:
+    """Why every oracle over schema/ reads patterns as ECMA-262: Python re's ``$`` differs."""
+    path = ".sdd/p.md\n"
+    pattern = _schema("plan_ready")["properties"]["path"]["pattern"]
+    assert re.search(pattern, path)  # what jsonschema's own pattern keyword does
+    assert not _valid("plan_ready", {"path": path})
+
+
+# A jsonschema validator is built by calling one of these (from jsonschema or
+# jsonschema.validators); check_schema and the class's attributes are not calls.
+_BUILDERS = re.compile(r"Draft\d+Validator|validate|validator_for|extend|create")
+_ORACLE_MODULE = "ecma_jsonschema.py"
+
+
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _raw_validators(tree: ast.Module) -> list[int]:
+    """Lines that build a jsonschema validator without the ECMA-aware pattern keywords."""
+    modules: set[str] = set()
+    builders: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {a.asname or a.name for a in node.names if a.name.startswith("jsonschema")}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("jsonschema"):
+            for alias in node.names:
+                bound = alias.asname or alias.name
+                (builders if _BUILDERS.fullmatch(alias.name) else modules).add(bound)
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            head, _, last = name.rpartition(".")
+            if name in builders or (head.split(".")[0] in modules and _BUILDERS.fullmatch(last)):
+                lines.append(node.lineno)
+    return lines
+
+
+def _reads_schema_dir(tree: ast.Module) -> bool:
+    """Does the module name the vocabulary's ``schema/`` directory or load the vocabulary?"""
+    return any(
+        (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.right, ast.Constant)
+            and node.right.value == "schema"
+        )
+        or (isinstance(node, ast.Constant) and str(node.value).startswith("schema/"))
+        or (isinstance(node, ast.Name) and node.id in {"load_vocabulary", "SCHEMA_DIR"})
+        for node in ast.walk(tree)
+    )
+
+
+def _unguarded(source: str) -> list[int]:
+    tree = ast.parse(source)
+    return _raw_validators(tree) if _reads_schema_dir(tree) else []
+
+
+def test_oracles_over_schema_dir_read_patterns_as_ecma() -> None:
+    """No test builds a plain jsonschema validator over schema/: it would read ``$`` as Python."""
+    found = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        if path.name != _ORACLE_MODULE and (lines := _unguarded(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}, f"use tests/{_ORACLE_MODULE} for these validators (file: lines)"
+
+
+@pytest.mark.parametrize(
+    ("source", "flagged"),
+    [
+        ('import jsonschema\nS = R / "schema"\njsonschema.Draft202012Validator(s)', [3]),
+        ("from jsonschema import validate\nload_vocabulary(d, g)\nvalidate(p, s)", [3]),
+        ('import jsonschema as j\nx = "schema/a.json"\nj.validators.validator_for(s)', [3]),
+        ('from jsonschema import Draft202012Validator as V\nf(R / "schema")\nV(s)', [3]),
+        (
+            'import jsonschema\nS = R / "schema"\njsonschema.Draft202012Validator.check_schema(s)',
+            [],
+        ),
+        ('from ecma_jsonschema import validator\nS = R / "schema"\nvalidator(s)', []),
+        ('import jsonschema\nS = R / "out.json"\njsonschema.Draft202012Validator(s)', []),
+    ],
+)
+def test_the_oracle_guard_finds_plain_validators(source: str, flagged: list[int]) -> None:
+    assert _unguarded(source) == flagged
 
 
 # ---------------------------------------------------------------------------

@@ -40,7 +40,7 @@ SHELLS: dict[str, tuple[str, ...]] = {
 """The shells the library supports (tests and benchmarks run each): name -> command."""
 TEMPLATE = "shell/bernstein-signals.sh"
 
-SDD_PATH_PATTERN = "^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
+SDD_PATH_PATTERN = "^\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
 """The plan-path rule of the schemas; the shell enforces it with ``_bsig_is_sdd_path``."""
 
 _KNOWN_PATTERNS = {SDD_PATH_PATTERN: "_bsig_is_sdd_path {v}"}

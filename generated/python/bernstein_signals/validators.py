@@ -17,7 +17,7 @@ __all__ = ["validate_payload", "validate_reply"]
 
 _NOT_OBJECT: Final = "must be a JSON object"
 _PATTERN_0: Final = re.compile(
-    "\\A(?![^\\x0a]*\\x0a)\\x2esdd(?:\\x2f(?!\\x2e\\x2e?(?:\\x2f|\\Z))[^\\x2f\\x5c\\x00-\\x1f]+)+\\Z"
+    "\\A\\x2esdd(?:\\x2f(?!\\x2e\\x2e?(?:\\x2f|\\Z))[^\\x2f\\x5c\\x00-\\x1f]+)+\\Z"
 )
 
 
@@ -124,7 +124,7 @@ def _check_plan_draft(payload: dict[Any, Any], errors: list[PayloadError], depth
                         "/path",
                         "pattern",
                         "must be a relative path under .sdd/ with no '.', '..' or empty segment, no backslash and no control character. Where the plan will be written, or null (or absent) when not yet known: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
-                        "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$",
+                        "must match ^\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$",
                     )
                 )
         else:
@@ -157,7 +157,7 @@ def _check_plan_ready(payload: dict[Any, Any], errors: list[PayloadError], depth
                     "/path",
                     "pattern",
                     "must be a relative path under .sdd/ with no '.', '..' or empty segment, no backslash and no control character. The plan file: a relative path under .sdd/ in the adapter's working directory, with no absolute path, no '.' or '..' segment, no empty segment, no backslash and no control character, so that an orchestrator can never be sent outside .sdd/.",
-                    "must match ^(?![^\\n]*\\n)\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$",
+                    "must match ^\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$",
                 )
             )
     else:
