@@ -1,18 +1,30 @@
-"""What the commands that read streams share: opening inputs and naming kinds."""
+"""What the commands that read streams share: opening inputs and choosing the vocabulary."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
 
-from bernstein_signals import SignalKind
-
 from ..errors import UsageError
+from ..runtime_vocabulary import RuntimeVocabulary, built_in, compile_folder
+from ..validate.codes import Severity
 
-__all__ = ["check_readable", "opened", "signal_kind"]
+__all__ = [
+    "UNKNOWN_KINDS",
+    "add_unknown_kinds_argument",
+    "add_vocabulary_argument",
+    "check_readable",
+    "opened",
+    "unknown_kinds_severity",
+    "vocabulary_of",
+]
+
+UNKNOWN_KINDS = {"error": Severity.ERROR, "warning": Severity.WARNING, "ignore": None}
+"""``--unknown-kinds`` (and the language server's ``unknownKinds``) -> BS216's severity."""
 
 
 @contextmanager
@@ -41,11 +53,31 @@ def check_readable(paths: list[str]) -> None:
             raise UsageError(f"{path}: cannot read: {reason}")
 
 
-def signal_kind(name: str, *, option: str = "") -> SignalKind:
-    """A kind given on the command line, in any case; an unknown one is a usage error."""
-    try:
-        return SignalKind(name.upper())
-    except ValueError:
-        known = ", ".join(kind.value for kind in SignalKind)
-        where = f"{option}: " if option else ""
-        raise UsageError(f"{where}unknown kind {name!r} (known: {known})") from None
+def add_vocabulary_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--vocabulary",
+        metavar="DIR",
+        help="a schema folder (vocabulary.json, *.schema.json) to use instead of the built-in"
+        " vocabulary, compiled in memory; its grammar is DIR/../grammar/signal.lark if that"
+        " exists, else the built-in one",
+    )
+
+
+def vocabulary_of(args: argparse.Namespace) -> RuntimeVocabulary:
+    """The run's vocabulary: ``--vocabulary DIR`` compiled, else the built-in one."""
+    folder: str | None = getattr(args, "vocabulary", None)
+    return built_in() if folder is None else compile_folder(folder)
+
+
+def add_unknown_kinds_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--unknown-kinds",
+        choices=tuple(UNKNOWN_KINDS),
+        default="warning",
+        help="how a well-formed line of a kind the vocabulary does not know is reported"
+        " (BS216): error, warning (default) or ignore",
+    )
+
+
+def unknown_kinds_severity(args: argparse.Namespace) -> Severity | None:
+    return UNKNOWN_KINDS[args.unknown_kinds]

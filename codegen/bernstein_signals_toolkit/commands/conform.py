@@ -47,8 +47,20 @@ from ..validate import formats
 from ..validate.codes import CODES
 from ..validate.diagnostics import Diagnostic
 from ..validate.output import SPOOL_BYTES, Output, output_for
-from ..validate.report import ConformanceReport, ReportSink, SeenSignal, StreamChecker
+from ..validate.report import (
+    ConformanceReport,
+    ReportSink,
+    SeenSignal,
+    StreamChecker,
+    trigger_bytes,
+)
 from . import _arguments
+from ._inputs import (
+    add_unknown_kinds_argument,
+    add_vocabulary_argument,
+    unknown_kinds_severity,
+    vocabulary_of,
+)
 from ._process import (
     ProcessGroup,
     add_command_argument,
@@ -110,6 +122,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="text format: list every signal the adapter emitted before the diagnostics",
     )
+    add_vocabulary_argument(parser)
+    add_unknown_kinds_argument(parser)
     add_command_argument(parser)
 
 
@@ -220,8 +234,15 @@ class _Run:
     ) -> None:
         self.group = group
         self.sink = sink
-        self.checker = StreamChecker(run_id=_run_name(command_of(args)), live=True, sink=sink)
-        self.scanner = LineScanner(b"bernstein", fold_case=True)
+        vocabulary = vocabulary_of(args)
+        self.checker = StreamChecker(
+            run_id=_run_name(command_of(args)),
+            live=True,
+            sink=sink,
+            vocabulary=vocabulary,
+            unknown_kinds=unknown_kinds_severity(args),
+        )
+        self.scanner = LineScanner(trigger_bytes(vocabulary), fold_case=True)
         self.answers = answers
         self.deadline = time.monotonic() + args.timeout
         self.timeout: float = args.timeout
@@ -320,6 +341,7 @@ def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, str]:
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
     by_id = _answers_by_id(args.answer_id)
+    vocabulary_of(args)  # a bad --vocabulary fails here, before the adapter starts
     name = _run_name(command) or command[0]
     transcript = args.transcript and args.format == "text"
     with output_for(args.format) as output, _transcript_spool(transcript) as spool:

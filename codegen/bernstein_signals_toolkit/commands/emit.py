@@ -13,11 +13,9 @@ import json
 import sys
 from typing import Any
 
-from bernstein_signals import SignalPayloadError, format_signal
-
 from ..errors import UsageError
 from ._arguments import text
-from ._inputs import signal_kind
+from ._inputs import add_vocabulary_argument, vocabulary_of
 
 __all__ = ["configure", "run"]
 
@@ -33,6 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="key=value | key:=JSON",
         help="payload members: a string, or any JSON value after :=",
     )
+    add_vocabulary_argument(parser)
 
 
 def _member(argument: str) -> tuple[str, Any]:
@@ -53,7 +52,8 @@ def _member(argument: str) -> tuple[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    kind = signal_kind(args.kind)
+    vocabulary = vocabulary_of(args)
+    kind = vocabulary.kind(args.kind)
     payload: dict[str, Any] = {}
     for argument in args.members:
         key, value = _member(argument)
@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{key!r} is given twice")
         payload[key] = value
     try:
-        line = format_signal(kind, payload or None)
-    except SignalPayloadError as exc:
+        line = vocabulary.format_signal(kind, payload or None)
+    except vocabulary.payload_error as exc:
         raise UsageError(str(exc)) from None
     except (TypeError, ValueError) as exc:
         raise UsageError(f"invalid {kind} payload: {exc}") from None

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from bernstein_signals import SignalRecord, read_signals
+from bernstein_signals import SignalRecord
 
 from ..errors import UsageError
 from ..validate.formats import display_name, file_uri
 from . import _arguments
-from ._inputs import check_readable, opened
+from ._inputs import add_vocabulary_argument, check_readable, opened, vocabulary_of
 
 __all__ = ["RECORD_SCHEMA", "configure", "run"]
 
@@ -57,6 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add the time each signal was read (makes the output non-deterministic)",
     )
+    add_vocabulary_argument(parser)
 
 
 def _now() -> str:
@@ -75,7 +76,7 @@ def _record(fields: dict[str, str], record: SignalRecord) -> dict[str, Any]:
     return {
         **fields,
         "line": record.line_no,
-        "kind": record.signal.kind.value,
+        "kind": str(record.signal.kind),
         "payload": record.signal.payload,
         "raw_line": record.signal.raw_line,
     }
@@ -84,7 +85,7 @@ def _record(fields: dict[str, str], record: SignalRecord) -> dict[str, Any]:
 def _event(source: str, event_id: str, record: SignalRecord) -> dict[str, Any]:
     return {
         "specversion": "1.0",
-        "type": EVENT_TYPE_PREFIX + record.signal.kind.value.lower(),
+        "type": EVENT_TYPE_PREFIX + str(record.signal.kind).lower(),
         "source": source,
         "id": event_id,
         "datacontenttype": "application/json",
@@ -103,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if args.source is not None and not args.source.strip():
         raise UsageError("--source must not be empty")
     check_readable(paths)
+    vocabulary = vocabulary_of(args)
     shared_source = args.source is not None and len(paths) > 1
     out = sys.stdout
     for index, path in enumerate(paths, 1):
@@ -111,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         fields = _input_fields(path)
         with opened(path) as stream:
             try:
-                for record in read_signals(stream):
+                for record in vocabulary.read_signals(stream):
                     if args.format == "cloudevents":
                         document = _event(source, f"{id_prefix}{record.line_no}", record)
                     else:

@@ -14,7 +14,14 @@ from ..validate.codes import CODES, Severity, lookup, select_codes
 from ..validate.output import Output, output_for
 from ..validate.payload_file import payload_report
 from ..validate.report import report_from_binary
-from ._inputs import check_readable, opened, signal_kind
+from ._inputs import (
+    add_unknown_kinds_argument,
+    add_vocabulary_argument,
+    check_readable,
+    opened,
+    unknown_kinds_severity,
+    vocabulary_of,
+)
 
 __all__ = ["configure", "run"]
 
@@ -68,6 +75,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"over-long line bound (default {DEFAULT_MAX_LINE_BYTES})",
     )
+    add_vocabulary_argument(parser)
+    add_unknown_kinds_argument(parser)
     parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
@@ -100,18 +109,19 @@ def _read_all(args: argparse.Namespace, enabled: frozenset[str], output: Output)
     if paths.count("-") > 1:
         raise UsageError("stdin (-) can be read only once")
     check_readable(paths)
+    vocabulary = vocabulary_of(args)
+    kind = vocabulary.kind(args.payload, option="--payload") if args.payload is not None else None
     for path in paths:
         name = formats.display_name(path)
         with opened(path) as stream:
             try:
-                if args.payload is not None:
-                    kind = signal_kind(args.payload, option="--payload")
+                if kind is not None:
                     data = stream.read()
                     try:
                         text = data.decode("utf-8")
                     except UnicodeDecodeError as exc:
                         raise UsageError(f"{name}: not UTF-8 at byte {exc.start}") from None
-                    report = payload_report(text, kind, enabled=enabled)
+                    report = payload_report(text, kind, enabled=enabled, vocabulary=vocabulary)
                 else:
                     report = report_from_binary(
                         stream,
@@ -120,6 +130,8 @@ def _read_all(args: argparse.Namespace, enabled: frozenset[str], output: Output)
                         enabled=enabled,
                         max_line_bytes=args.max_line_bytes,
                         sink=output.sink(path),
+                        vocabulary=vocabulary,
+                        unknown_kinds=unknown_kinds_severity(args),
                     )
             except OSError as exc:
                 raise UsageError(f"{name}: read error: {exc.strerror or exc}") from None

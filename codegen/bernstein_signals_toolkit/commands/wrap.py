@@ -21,8 +21,9 @@ import os
 import subprocess
 import sys
 
-from bernstein_signals import SignalKind, SignalScanner, format_signal
-
+from ..errors import UsageError
+from ..runtime_vocabulary import RuntimeVocabulary
+from ._inputs import add_vocabulary_argument, vocabulary_of
 from ._process import (
     ProcessGroup,
     add_command_argument,
@@ -38,20 +39,35 @@ _CHUNK = 1 << 16
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    add_vocabulary_argument(parser)
     add_command_argument(parser)
 
 
-def _terminal_line(reason: str | None) -> str:
+def _terminal_line(vocabulary: RuntimeVocabulary, reason: str | None) -> str:
     if reason is None:
-        return format_signal(SignalKind.COMPLETED)
-    return format_signal(SignalKind.FAILED, {"reason": reason})
+        return vocabulary.format_signal("COMPLETED")
+    return vocabulary.format_signal("FAILED", {"reason": reason})
 
 
-def _relay(group: ProcessGroup, process: subprocess.Popen[bytes]) -> tuple[bool, bytes]:
+def _check_terminals(vocabulary: RuntimeVocabulary) -> None:
+    """Refuse, before the command runs, a vocabulary in which wrap cannot end a run."""
+    try:
+        _terminal_line(vocabulary, None)
+        _terminal_line(vocabulary, "exit 1")
+    except ValueError as exc:
+        raise UsageError(
+            f"wrap ends runs with COMPLETED and FAILED {{reason}}, which {vocabulary.describe()}"
+            f" cannot carry: {exc}"
+        ) from None
+
+
+def _relay(
+    group: ProcessGroup, process: subprocess.Popen[bytes], vocabulary: RuntimeVocabulary
+) -> tuple[bool, bytes]:
     """Copy the command's stdout to ours; whether it emitted a terminal, and its last byte."""
     assert process.stdout is not None
     source, target = process.stdout.fileno(), sys.stdout.fileno()
-    scanner = SignalScanner()
+    scanner = vocabulary.signal_scanner()
     terminal, last = False, b"\n"
     while group.select([source], []) is not None:
         chunk = os.read(source, _CHUNK)
@@ -68,11 +84,13 @@ def _relay(group: ProcessGroup, process: subprocess.Popen[bytes]) -> tuple[bool,
 
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
+    vocabulary = vocabulary_of(args)
+    _check_terminals(vocabulary)
     sys.stdout.flush()
     group = ProcessGroup(command, stdout=subprocess.PIPE)
     with group as process:
         try:
-            terminal, last = _relay(group, process)
+            terminal, last = _relay(group, process, vocabulary)
         except BrokenPipeError:
             # Our reader went away: close the pipe so that the command gets SIGPIPE too.
             assert process.stdout is not None
@@ -88,5 +106,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             reason = None if returncode == 0 else exit_reason(returncode)
         prefix = b"" if last == b"\n" else b"\n"
-        write_all(sys.stdout.fileno(), prefix + _terminal_line(reason).encode() + b"\n")
+        write_all(sys.stdout.fileno(), prefix + _terminal_line(vocabulary, reason).encode() + b"\n")
     return group.exit_status(returncode)

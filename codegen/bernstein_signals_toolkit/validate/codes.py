@@ -106,11 +106,13 @@ _CODES: tuple[Code, ...] = (
         "BS204",
         "unknown-kind",
         Severity.WARNING,
-        "The kind after the prefix is not in the vocabulary.",
+        "The kind after the prefix is not in the vocabulary, on a line that is not well-formed.",
         "Readers only accept the vocabulary's kinds; an unknown one is plain output. The"
-        " message suggests the closest known kind. If the kind is new, add its schema to"
-        " the vocabulary and regenerate.",
-        "BERNSTEIN:COMPLETE",
+        " message suggests the closest known kind. This code is for lines that break the"
+        " grammar anyway (a kind in lower case, no kind, other mistakes on the line); a"
+        " well-formed line of an unknown kind is BS216. If the kind is new, add its schema"
+        " to the vocabulary and regenerate.",
+        "BERNSTEIN:Complete",
         "BERNSTEIN:COMPLETED",
     ),
     Code(
@@ -227,6 +229,20 @@ _CODES: tuple[Code, ...] = (
         " lone surrogate escapes. Send such values as strings.",
         'BERNSTEIN:COMPLETED {"x":1e400}',
         'BERNSTEIN:COMPLETED {"x":"1e400"}',
+    ),
+    Code(
+        "BS216",
+        "kind-not-in-vocabulary",
+        Severity.WARNING,
+        "A well-formed signal line of a kind the vocabulary does not know.",
+        "The line follows the grammar, but its kind is not one of the vocabulary's (the"
+        " message lists them), so readers of this vocabulary treat it as plain output; its"
+        " payload is checked against no schema. Usually the producer speaks a newer or"
+        " forked vocabulary: check it with `--vocabulary DIR` (that vocabulary's schema"
+        " folder), or add the kind's schema and regenerate. A misspelled kind gets a"
+        " did-you-mean. `--unknown-kinds error|warning|ignore` sets how it is reported.",
+        'BERNSTEIN:PROGRESS {"percent":40}',
+        'BERNSTEIN:PROGRESS {"percent":40}   (validate --vocabulary fork/schema)',
     ),
     Code(
         "BS301",

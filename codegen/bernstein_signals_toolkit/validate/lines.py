@@ -1,8 +1,15 @@
 """Diagnose one line: a signal's payload against its schema, or why a signal-like line is not one.
 
 The verdict always comes from the binding (``parse_signal`` and the generated
-``validate_payload``); this module only explains it, so the validator can
-never disagree with what readers do.
+``validate_payload``) of the checker's :class:`~..runtime_vocabulary.RuntimeVocabulary`
+(the built-in one unless ``--vocabulary`` names another); this module only
+explains it, so the validator can never disagree with what readers do.
+
+A well-formed line of a kind the vocabulary does not know (a signal of a newer
+or forked vocabulary) is BS216, never a payload or JSON error: its payload has
+no schema here. Every diagnostic derived from re-parsing a repaired line
+re-parses it with ``unknown_kinds=True``, so that no kind (unknown, or only
+guessed) can make a well-formed payload look malformed.
 """
 
 from __future__ import annotations
@@ -13,17 +20,12 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
-from bernstein_signals import (
-    SIGNAL_PREFIX,
-    SignalKind,
-    StreamSignal,
-    format_signal,
-    parse_signal,
-    validate_payload,
-)
+from bernstein_signals import AnySignal, StreamSignal
 
+from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ._limits import PayloadProbe, limit_problem
 from ._spans import layout, locate
 from .codes import CODES, Severity
@@ -36,6 +38,8 @@ __all__ = [
     "LineChecker",
     "close_match",
     "is_signal_like",
+    "near_kind",
+    "trigger_word",
     "utf8_length",
 ]
 
@@ -46,17 +50,12 @@ MAX_DUPLICATE_KEYS_SHOWN = 20
 MAX_SCHEMA_ERRORS_SHOWN = 20
 """BS101 diagnostics per line; the last one counts the rest (a line can hold millions)."""
 
-_KINDS = {kind.value for kind in SignalKind}
-_LONGEST_KIND = max(len(kind) for kind in _KINDS)
-_TRIGGER = re.compile(r"(?i)bernstein")
-_SHAPE = re.compile(r"(?i)bernstein(?P<gap>[ \t]*)(?P<colon>:?)(?P<space>\s*)(?P<kind>\w*)")
 _NON_FINITE = re.compile(r"-?(?:NaN|Infinity)")
 _BAD_JSON_SPACE = re.compile(r"[\r\n\f\v]")
 _COLON = re.compile(r"[ \t]*:")
 _SPACES = re.compile(r"\s*+")
 _ONLY_SPACES = re.compile(r" *+")
 _LENIENT_ONLY = frozenset({"BS206", "BS207", "BS208"})
-_PREFIX_WORD = SIGNAL_PREFIX.rstrip(":")
 
 
 _SHOWN_CHARS = 40
@@ -77,9 +76,77 @@ def utf8_length(text: str) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-def is_signal_like(text: str) -> bool:
+def trigger_word(prefix: str) -> str:
+    """The word of a prefix (``BERNSTEIN`` of ``BERNSTEIN:``): lines holding it in any case
+    are the only ones worth a closer look.
+    """
+    return prefix.rstrip(":") or prefix
+
+
+@dataclass(frozen=True)
+class _Shapes:
+    """The patterns that find near-misses of one vocabulary's lines."""
+
+    prefix: str
+    word: str
+    kinds: frozenset[str]
+    longest_kind: int
+    trigger: re.Pattern[str]
+    shape: re.Pattern[str]
+    lenient_shape: re.Pattern[str]
+
+
+@cache
+def _shapes(prefix: str, kinds: tuple[str, ...]) -> _Shapes:
+    word = trigger_word(prefix)
+    escaped = re.escape(word)
+    return _Shapes(
+        prefix=prefix,
+        word=word,
+        kinds=frozenset(kinds),
+        longest_kind=max(map(len, kinds)),
+        trigger=re.compile(f"(?i){escaped}"),
+        shape=re.compile(
+            f"(?i){escaped}" + r"(?P<gap>[ \t]*)(?P<colon>:?)(?P<space>\s*)(?P<kind>\w*)"
+        ),
+        lenient_shape=re.compile(r"\s*" + re.escape(prefix) + r"\s*\w+\s*"),
+    )
+
+
+def is_signal_like(text: str, vocabulary: RuntimeVocabulary | None = None) -> bool:
     """Whether a line mentions the prefix in any case: the only lines worth a closer look."""
-    return _TRIGGER.search(text) is not None
+    vocabulary = vocabulary or built_in()
+    return _shapes(vocabulary.prefix, vocabulary.kinds).trigger.search(text) is not None
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, or ``limit + 1`` once it is certain to exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        current = [i]
+        for j, other in enumerate(b, 1):
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other))
+            )
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def near_kind(word: str, kinds: tuple[str, ...]) -> str | None:
+    """The known kind ``word`` most likely misspells: within a third of its length in edits
+    (one to three), else None. Nothing is suggested for a name that is merely new.
+    """
+    best: tuple[int, str] | None = None
+    for kind in kinds:
+        limit = max(1, min(3, len(kind) // 3))
+        distance = _edit_distance(word, kind, limit)
+        if distance <= limit and (best is None or distance < best[0]):
+            best = (distance, kind)
+    return best[1] if best else None
 
 
 @dataclass
@@ -89,31 +156,93 @@ class _Finding:
 
 
 class LineChecker:
-    """Diagnoses lines one at a time; holds no state between lines."""
+    """Diagnoses lines one at a time; holds no state between lines.
 
-    def __init__(self, *, lenient: bool = False, enabled: frozenset[str] | None = None) -> None:
+    ``unknown_kinds`` is the severity of BS216 (a well-formed line of a kind the
+    vocabulary does not know), None to not report it.
+    """
+
+    def __init__(
+        self,
+        *,
+        lenient: bool = False,
+        enabled: frozenset[str] | None = None,
+        vocabulary: RuntimeVocabulary | None = None,
+        unknown_kinds: Severity | None = Severity.WARNING,
+    ) -> None:
         self.lenient = lenient
         self.enabled = frozenset(CODES) if enabled is None else enabled
+        self.vocabulary = vocabulary or built_in()
+        self.unknown_kinds = unknown_kinds
+        self._shapes = _shapes(self.vocabulary.prefix, self.vocabulary.kinds)
 
     # -- public -------------------------------------------------------------
 
+    def is_signal_like(self, text: str) -> bool:
+        """Whether a line mentions the prefix in any case: the only lines worth a closer look."""
+        return self._shapes.trigger.search(text) is not None
+
     def check(self, text: str, line_no: int) -> tuple[StreamSignal | None, list[Diagnostic]]:
         """The signal on the line (None if readers in this mode see none) and its diagnostics."""
-        signal = parse_signal(text)
+        vocabulary = self.vocabulary
+        signal = vocabulary.parse_signal(text, unknown_kinds=True)
         if signal is not None:
-            offset = len(SIGNAL_PREFIX) + len(signal.kind) + 1
-            return signal, self._signal_diagnostics(signal, text, offset, line_no)
-        if not _TRIGGER.search(text):
+            if not vocabulary.knows(signal.kind):
+                return None, self._unknown_kind(signal, text, line_no)
+            known = cast(StreamSignal, signal)  # the vocabulary knows the kind
+            offset = len(vocabulary.prefix) + len(known.kind) + 1
+            return known, self._signal_diagnostics(known, text, offset, line_no)
+        if not self._shapes.trigger.search(text):
             return None, []
         finding = self._near_miss(text, line_no)
-        lenient = parse_signal(text, lenient=True) if self.lenient else None
+        lenient = (
+            vocabulary.parse_signal(text, lenient=True, unknown_kinds=True)
+            if self.lenient
+            else None
+        )
         diagnostics = [self._with_fix(d, finding.replacement) for d in finding.diagnostics]
         if lenient is None:
             return None, self._enabled(diagnostics)
         diagnostics = [_downgrade(d) if d.code in _LENIENT_ONLY else d for d in diagnostics]
-        payload_at = _lenient_payload_offset(text)
-        diagnostics += self._signal_diagnostics(lenient, text, payload_at, line_no)
-        return lenient, self._enabled(diagnostics)
+        if not vocabulary.knows(lenient.kind):
+            # The kind is well-formed, only new: BS216 says so instead of BS204's misspelling.
+            diagnostics = [d for d in diagnostics if d.code != "BS204"]
+            diagnostics += self._unknown_kind(lenient, text, line_no)
+            diagnostics.sort(key=lambda d: (d.start, d.code))
+            return None, self._enabled(diagnostics)
+        known = cast(StreamSignal, lenient)  # the vocabulary knows the kind
+        payload_at = self._lenient_payload_offset(text)
+        diagnostics += self._signal_diagnostics(known, text, payload_at, line_no)
+        return known, self._enabled(diagnostics)
+
+    # -- unknown kinds --------------------------------------------------------
+
+    def _unknown_kind(self, signal: AnySignal, text: str, line_no: int) -> list[Diagnostic]:
+        """BS216 for a well-formed line whose kind the vocabulary does not know."""
+        if self.unknown_kinds is None:
+            return []
+        kind = signal.kind
+        begin = text.find(kind, text.find(self.vocabulary.prefix))
+        begin = max(begin, 0)
+        guess = near_kind(kind, self.vocabulary.kinds)
+        hint = f"; did you mean {guess!r}?" if guess else ""
+        replacement = None
+        if guess is not None:
+            candidate = text[:begin] + guess + text[begin + len(kind) :]
+            if self.vocabulary.parse_signal(candidate, lenient=self.lenient) is not None:
+                replacement = candidate
+        diagnostic = Diagnostic(
+            "BS216",
+            self.unknown_kinds,
+            line_no,
+            begin,
+            begin + len(kind),
+            f"unknown kind {_shown(kind)}{hint} ({self.vocabulary.describe()} knows"
+            f" {', '.join(self.vocabulary.kinds)}); readers of this vocabulary treat the line"
+            " as plain output",
+            replacement,
+        )
+        return self._enabled([diagnostic])
 
     # -- signals ------------------------------------------------------------
 
@@ -126,7 +255,7 @@ class LineChecker:
         offset = min(offset, len(text))
         has_payload = bool(signal.payload) or text.find("{", offset) >= 0
         payload_end = _content_end(text, offset) if has_payload else offset
-        errors = validate_payload(signal.kind, signal.payload)
+        errors = self.vocabulary.validate_payload(signal.kind, signal.payload)
         shown = errors[:MAX_SCHEMA_ERRORS_SHOWN]
         wanted = {error.pointer for error in shown}
         spans = layout(text, wanted, start=offset).spans if shown and has_payload else {}
@@ -178,8 +307,8 @@ class LineChecker:
     # -- near misses --------------------------------------------------------
 
     def _near_miss(self, text: str, line_no: int) -> _Finding:
-        for match in _SHAPE.finditer(text):
-            if _is_attempt(match):
+        for match in self._shapes.shape.finditer(text):
+            if _is_attempt(match, self._shapes):
                 return self._explain(text, match, line_no)
         return _Finding()
 
@@ -197,9 +326,8 @@ class LineChecker:
         if before and not before.isspace():
             candidate = text[start:]
             inner = self._near_miss(candidate, line_no)
-            finding.replacement = (
-                candidate if parse_signal(candidate) is not None else inner.replacement
-            )
+            parsed = self.vocabulary.parse_signal(candidate, unknown_kinds=True)
+            finding.replacement = candidate if parsed is not None else inner.replacement
             add(
                 "BS214",
                 start,
@@ -216,20 +344,22 @@ class LineChecker:
                 "whitespace before the prefix (indented output); accepted only by lenient readers",
             )
 
-        word = text[start : start + len(_PREFIX_WORD)]
-        if word != _PREFIX_WORD:
+        prefix = self.vocabulary.prefix
+        prefix_word = self._shapes.word
+        word = text[start : start + len(prefix_word)]
+        if word != prefix_word:
             add(
                 "BS201",
                 start,
                 start + len(word),
-                f"prefix {_shown(word)} is in the wrong case: readers only match {SIGNAL_PREFIX!r}",
+                f"prefix {_shown(word)} is in the wrong case: readers only match {prefix!r}",
             )
         if match["gap"] or not match["colon"]:
             add(
                 "BS202",
                 start,
                 match.end("colon") if match["colon"] else match.end("gap"),
-                f"the prefix must be exactly {SIGNAL_PREFIX!r}"
+                f"the prefix must be exactly {prefix!r}"
                 + (" (no space before the colon)" if match["gap"] else " (the colon is missing)"),
             )
         if match["space"]:
@@ -249,19 +379,22 @@ class LineChecker:
 
     def _kind(self, match: re.Match[str], add: Callable[[str, int, int, str], None]) -> str | None:
         begin, end = match.start("kind"), match.end("kind")
-        if end - begin > _LONGEST_KIND:  # no kind, and no misspelling of one: copy nothing
+        known_kinds = self._shapes.kinds
+        if (
+            end - begin > self._shapes.longest_kind
+        ):  # no kind, and no misspelling of one: copy nothing
             head = match.string[begin : begin + _SHOWN_CHARS]
             add("BS204", begin, end, f"unknown kind {head!r}... ({end - begin} characters)")
             return None
         word = match["kind"]
-        if word in _KINDS:
+        if word in known_kinds:
             return word
-        if word.upper() in _KINDS:
+        if word.upper() in known_kinds:
             add("BS203", begin, end, f"kind {word!r} must be written {word.upper()!r}")
             return word.upper()
-        guess = close_match(word.upper(), sorted(_KINDS))
+        guess = close_match(word.upper(), list(self.vocabulary.kinds))
         hint = f"; did you mean {guess!r}?" if guess else ""
-        known = ", ".join(sorted(_KINDS))
+        known = ", ".join(self.vocabulary.kinds)
         if not word:
             add("BS204", begin, end, f"no kind after the prefix (known kinds: {known})")
         else:
@@ -271,8 +404,12 @@ class LineChecker:
     def _rest(
         self, text: str, at: int, kind: str | None, add: Callable[[str, int, int, str], None]
     ) -> str | None:
-        """Check what follows the kind; return the replacement line, if one is certain."""
-        fixed = f"{SIGNAL_PREFIX}{kind}"
+        """Check what follows the kind; return the replacement line, if one is certain.
+
+        ``kind`` is None when no kind is certain: the payload is still judged, and
+        no replacement is offered.
+        """
+        fixed = f"{self.vocabulary.prefix}{kind}" if kind is not None else None
         size = len(text)
         if at >= size:
             return fixed
@@ -328,7 +465,12 @@ class LineChecker:
         return self._payload(text, payload_at, end, fixed, add)
 
     def _payload(
-        self, text: str, at: int, end: int, fixed: str, add: Callable[[str, int, int, str], None]
+        self,
+        text: str,
+        at: int,
+        end: int,
+        fixed: str | None,
+        add: Callable[[str, int, int, str], None],
     ) -> str | None:
         """Explain the payload ``text[at:end]`` (read in place: no copy of a long line)."""
         probe = PayloadProbe()
@@ -357,9 +499,12 @@ class LineChecker:
         if problem:
             add("BS215", at, end, f"the payload holds {problem}")
             return None
-        candidate = f"{fixed} {text[at:end]}"
-        if parse_signal(candidate) is not None:
-            return candidate
+        # Whether the binding reads this payload is judged on a line with a kind it parses
+        # whatever the vocabulary knows: the kind must never decide a JSON verdict.
+        judged = fixed if fixed is not None else self.vocabulary.prefix + self.vocabulary.kinds[0]
+        candidate = f"{judged} {text[at:end]}"
+        if self.vocabulary.parse_signal(candidate, unknown_kinds=True) is not None:
+            return candidate if fixed is not None else None
         bad_space = _BAD_JSON_SPACE.search(text, at, end)
         if bad_space:
             add(
@@ -371,8 +516,12 @@ class LineChecker:
             )
         else:
             add("BS210", at, end, "the payload is not strict JSON")
+        if fixed is None:
+            return None
         try:
-            return format_signal(fixed[len(SIGNAL_PREFIX) :], value, validate=False)
+            return self.vocabulary.format_signal(
+                fixed[len(self.vocabulary.prefix) :], value, validate=False
+            )
         except (TypeError, ValueError):
             return None
 
@@ -382,6 +531,10 @@ class LineChecker:
         if not diagnostics:
             return diagnostics
         return [d for d in diagnostics if d.code in self.enabled]
+
+    def _lenient_payload_offset(self, text: str) -> int:
+        match = self._shapes.lenient_shape.match(text)
+        return match.end() if match else 0
 
     @staticmethod
     def _with_fix(diagnostic: Diagnostic, replacement: str | None) -> Diagnostic:
@@ -462,14 +615,14 @@ def close_match(word: str, choices: list[str]) -> str | None:
     return guess[0] if guess else None
 
 
-def _is_attempt(match: re.Match[str]) -> bool:
+def _is_attempt(match: re.Match[str], shapes: _Shapes) -> bool:
     """Tell a signal attempt from prose that mentions the name."""
-    long_word = match.end("kind") - match.start("kind") > _LONGEST_KIND
-    if not long_word and match["kind"].upper() in _KINDS:
+    long_word = match.end("kind") - match.start("kind") > shapes.longest_kind
+    if not long_word and match["kind"].upper() in shapes.kinds:
         return True
     if not match["colon"]:
         return False
-    if match.string.startswith(_PREFIX_WORD, match.start()):
+    if match.string.startswith(shapes.word, match.start()):
         return True
     return not match["gap"] and match["kind"].isupper()
 
@@ -485,11 +638,3 @@ def _downgrade(diagnostic: Diagnostic) -> Diagnostic:
         diagnostic.replacement,
         diagnostic.pointer,
     )
-
-
-_LENIENT_SHAPE = re.compile(r"\s*" + re.escape(SIGNAL_PREFIX) + r"\s*\w+\s*")
-
-
-def _lenient_payload_offset(text: str) -> int:
-    match = _LENIENT_SHAPE.match(text)
-    return match.end() if match else 0

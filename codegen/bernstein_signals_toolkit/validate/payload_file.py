@@ -7,8 +7,7 @@ import json
 import re
 from typing import Any
 
-from bernstein_signals import SignalKind, validate_payload
-
+from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ._limits import PayloadProbe, limit_problem
 from ._spans import layout, locate
 from .codes import CODES, Severity
@@ -66,9 +65,23 @@ class _Lines:
         )
 
 
-def payload_report(text: str, kind: SignalKind, *, enabled: frozenset[str]) -> ConformanceReport:
-    """Diagnostics for one payload file; the limits are explained as the line checker does."""
-    report = ConformanceReport(run_id=None, lines=text.count("\n") + (not text.endswith("\n")))
+def payload_report(
+    text: str,
+    kind: str,
+    *,
+    enabled: frozenset[str],
+    vocabulary: RuntimeVocabulary | None = None,
+) -> ConformanceReport:
+    """Diagnostics for one payload file; the limits are explained as the line checker does.
+
+    ``kind`` must be one of the vocabulary's (the built-in one by default).
+    """
+    vocabulary = vocabulary or built_in()
+    report = ConformanceReport(
+        run_id=None,
+        lines=text.count("\n") + (not text.endswith("\n")),
+        kinds=vocabulary.kinds,
+    )
     lines = _Lines(text)
     found: list[Diagnostic] = []
     add = found.append
@@ -102,7 +115,7 @@ def payload_report(text: str, kind: SignalKind, *, enabled: frozenset[str]) -> C
         )
     elif isinstance(payload, dict):
         scanned = layout(text)
-        for error in validate_payload(kind, payload):
+        for error in vocabulary.validate_payload(kind, payload):
             begin, end = locate(scanned.spans, error.pointer) or (0, len(text))
             add(
                 lines.diagnostic(

@@ -22,9 +22,10 @@ from bernstein_signals.scanning import (
     read_chunks,
 )
 
+from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from .codes import CODES, Severity
 from .diagnostics import Diagnostic
-from .lines import LineChecker, is_signal_like, utf8_length
+from .lines import LineChecker, trigger_word, utf8_length
 
 __all__ = [
     "MAX_TRACKED",
@@ -35,6 +36,7 @@ __all__ = [
     "StreamChecker",
     "conformance_report",
     "report_from_binary",
+    "trigger_bytes",
 ]
 
 REPORT_FORMAT_VERSION = 1
@@ -73,13 +75,15 @@ class ConformanceReport:
     """The run ids (one, or "-" without an id) of runs that emitted no terminal signal."""
     streamed_kinds: Counter[str] = field(default_factory=Counter)
     streamed_severities: Counter[Severity] = field(default_factory=Counter)
+    kinds: tuple[str, ...] = field(default_factory=lambda: built_in().kinds)
+    """The vocabulary's kinds: ``counts`` lists each."""
 
     @property
     def counts(self) -> dict[str, int]:
         """Signals per kind, every kind of the vocabulary listed."""
-        seen = Counter(record.signal.kind.value for record in self.signals)
+        seen = Counter(str(record.signal.kind) for record in self.signals)
         seen.update(self.streamed_kinds)
-        return {kind.value: seen.get(kind.value, 0) for kind in SignalKind}
+        return {kind: seen.get(kind, 0) for kind in self.kinds}
 
     @property
     def signal_count(self) -> int:
@@ -118,7 +122,7 @@ def signal_dict(record: SeenSignal) -> dict[str, Any]:
     """One signal as ``to_dict`` lists it."""
     return {
         "line": record.line,
-        "kind": record.signal.kind.value,
+        "kind": str(record.signal.kind),
         "payload": record.signal.payload,
         "raw_line": record.signal.raw_line,
     }
@@ -136,15 +140,23 @@ class StreamChecker:
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         live: bool = False,
         sink: ReportSink | None = None,
+        vocabulary: RuntimeVocabulary | None = None,
+        unknown_kinds: Severity | None = Severity.WARNING,
     ) -> None:
         self.enabled = frozenset(CODES) if enabled is None else enabled
+        self.vocabulary = vocabulary or built_in()
         self.live = live
         """Whether the caller sees both sides of the run and reports answers
         (:meth:`answered`): then a QUESTION id reused while unanswered is an error
         and reuse after the answer is fine."""
         self.max_line_bytes = max_line_bytes
-        self.report = ConformanceReport(run_id)
-        self._lines = LineChecker(lenient=lenient, enabled=self.enabled)
+        self.report = ConformanceReport(run_id, kinds=self.vocabulary.kinds)
+        self._lines = LineChecker(
+            lenient=lenient,
+            enabled=self.enabled,
+            vocabulary=self.vocabulary,
+            unknown_kinds=unknown_kinds,
+        )
         self._terminal: SeenSignal | None = None
         self._question_ids: dict[str, int] = {}
         self._unanswered: set[str] = set()
@@ -194,6 +206,10 @@ class StreamChecker:
 
     # -- feeding ------------------------------------------------------------
 
+    def is_signal_like(self, text: str) -> bool:
+        """Whether the line mentions this vocabulary's prefix word in any case."""
+        return self._lines.is_signal_like(text)
+
     def feed_text(self, line_no: int, text: str) -> None:
         """One line (terminator removed) that may hold a signal."""
         signal, diagnostics = self._lines.check(text, line_no)
@@ -206,7 +222,7 @@ class StreamChecker:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            if is_signal_like(data.decode("utf-8", "replace")):
+            if self._lines.is_signal_like(data.decode("utf-8", "replace")):
                 column = len(data[: exc.start].decode("utf-8", "replace"))
                 self._add(
                     Diagnostic(
@@ -259,7 +275,7 @@ class StreamChecker:
         if self._sink is None:
             self.report.signals.append(SeenSignal(line_no, signal))
         else:
-            self.report.streamed_kinds[signal.kind.value] += 1
+            self.report.streamed_kinds[str(signal.kind)] += 1
             self._sink.signal(SeenSignal(line_no, signal))
         first = self._terminal
         if first is not None:
@@ -344,6 +360,11 @@ class StreamChecker:
             del self._question_ids[question_id]  # live mode remembers only open questions
 
 
+def trigger_bytes(vocabulary: RuntimeVocabulary) -> bytes:
+    """What a :class:`LineScanner` (``fold_case=True``) looks for: the prefix word in lower case."""
+    return trigger_word(vocabulary.prefix).lower().encode("utf-8")
+
+
 def _order(diagnostic: Diagnostic) -> tuple[int, int, str]:
     return diagnostic.line, diagnostic.start, diagnostic.code
 
@@ -367,21 +388,30 @@ def conformance_report(
     enabled: frozenset[str] | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     sink: ReportSink | None = None,
+    vocabulary: RuntimeVocabulary | None = None,
+    unknown_kinds: Severity | None = Severity.WARNING,
 ) -> ConformanceReport:
     """Check one run's stdout, given as lines (str or bytes, terminators optional)."""
     checker = StreamChecker(
-        run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes, sink=sink
+        run_id=run_id,
+        lenient=lenient,
+        enabled=enabled,
+        max_line_bytes=max_line_bytes,
+        sink=sink,
+        vocabulary=vocabulary,
+        unknown_kinds=unknown_kinds,
     )
+    trigger = trigger_bytes(checker.vocabulary)
     count = 0
     for count, line in _numbered(lines):
         if isinstance(line, bytes):
             if len(line) > max_line_bytes:
                 checker.feed_overlong(count, len(line))
-            elif b"ernstein" in line.lower():
+            elif trigger in line.lower():
                 checker.feed_bytes(count, line)
         elif len(line) * 4 > max_line_bytes and utf8_length(line) > max_line_bytes:
             checker.feed_overlong(count, utf8_length(line))
-        elif is_signal_like(line):
+        elif checker.is_signal_like(line):
             checker.feed_text(count, line)
     return checker.finish(count)
 
@@ -394,15 +424,25 @@ def report_from_binary(
     enabled: frozenset[str] | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     sink: ReportSink | None = None,
+    vocabulary: RuntimeVocabulary | None = None,
+    unknown_kinds: Severity | None = Severity.WARNING,
 ) -> ConformanceReport:
     """Check a binary stream; only signal-like lines reach Python code.
 
     With a ``sink`` the memory is constant: findings go to it as they are made.
     """
     checker = StreamChecker(
-        run_id=run_id, lenient=lenient, enabled=enabled, max_line_bytes=max_line_bytes, sink=sink
+        run_id=run_id,
+        lenient=lenient,
+        enabled=enabled,
+        max_line_bytes=max_line_bytes,
+        sink=sink,
+        vocabulary=vocabulary,
+        unknown_kinds=unknown_kinds,
     )
-    scanner = LineScanner(b"bernstein", fold_case=True, max_line_bytes=max_line_bytes)
+    scanner = LineScanner(
+        trigger_bytes(checker.vocabulary), fold_case=True, max_line_bytes=max_line_bytes
+    )
     for chunk in read_chunks(stream):
         _feed_scanned(checker, scanner.feed(chunk))
     _feed_scanned(checker, scanner.close())
