@@ -20,6 +20,7 @@ from lark.lexer import PatternStr
 
 from .errors import SourceError
 from .model import Grammar, JSONValue, Kind, Property, ReplySchema, Vocabulary
+from .names import check_vocabulary
 
 __all__ = [
     "DRAFT_2020_12",
@@ -301,7 +302,11 @@ def _schema_files(schema_dir: Path) -> Iterator[Path]:
 
 
 def load_vocabulary(schema_dir: Path, grammar_path: Path) -> Vocabulary:
-    """Load and check both sources of truth; raise SourceError on the first broken rule."""
+    """Load and check both sources of truth; raise SourceError on the first broken rule.
+
+    Every rule that holds for all targets is checked here (names.check_vocabulary
+    included); what is left to the emitters is what one target cannot carry.
+    """
     grammar, parser = load_grammar(grammar_path)
     meta_path = schema_dir / VOCABULARY_FILE
     meta = read_json(meta_path)
@@ -327,7 +332,7 @@ def load_vocabulary(schema_dir: Path, grammar_path: Path) -> Vocabulary:
     if not any(kind.terminal for kind in kinds):
         raise SourceError(schema_dir, "kinds", "at least one kind must be terminal")
 
-    return Vocabulary(
+    vocabulary = Vocabulary(
         name=name,
         version=version,
         description=description,
@@ -340,3 +345,7 @@ def load_vocabulary(schema_dir: Path, grammar_path: Path) -> Vocabulary:
             f"{grammar_path.parent.name}/{grammar_path.name}",
         ),
     )
+    # The emitters check this too; here it makes schema, validate and the
+    # language server refuse exactly the sources generate refuses.
+    check_vocabulary(vocabulary)
+    return vocabulary
