@@ -17,7 +17,14 @@ import pytest
 
 from bernstein_signals_toolkit.cli import main
 from bernstein_signals_toolkit.emitters._header import MARKER
-from bernstein_signals_toolkit.generate import render_sources
+from bernstein_signals_toolkit.generate import (
+    DIFF_LINES,
+    README_FILE,
+    compare,
+    readme_regions,
+    render_sources,
+)
+from bernstein_signals_toolkit.keywords import keyword_table
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "schema"
@@ -204,6 +211,34 @@ def test_check_reports_stale_missing_and_orphaned(
     assert after == {**before, "notes.txt": b"mine\n"}, "generated files restored, foreign kept"
 
 
+def test_check_prints_a_truncated_diff_of_each_stale_file(
+    current: Path, rendered: dict[str, bytes], capsys: pytest.CaptureFixture[str]
+) -> None:
+    kinds = current / "python/bernstein_signals/kinds.py"
+    kinds.write_bytes(kinds.read_bytes() + b"# edited \x1b[31mby hand\n")
+    (current / "docs/vocabulary.md").write_text("stale\n")
+
+    status, output = _check(current, capsys)
+
+    assert status == 1
+    lines = [line.removeprefix(f"{current}: ") for line in output.splitlines()]
+    at = lines.index("stale: python/bernstein_signals/kinds.py")
+    assert lines[at + 1 : at + 3] == [
+        "    --- python/bernstein_signals/kinds.py (found)",
+        "    +++ python/bernstein_signals/kinds.py (generated)",
+    ]
+    # A control character in a stale file is shown escaped, never sent to the terminal.
+    assert "    -# edited \\x1b[31mby hand" in lines
+    assert "\x1b" not in output
+    docs = rendered["docs/vocabulary.md"].decode().splitlines()
+    full = list(difflib.unified_diff(["stale"], docs, lineterm=""))
+    at = lines.index("stale: docs/vocabulary.md")
+    shown = lines[at + 1 : at + 1 + DIFF_LINES]
+    assert [line.removeprefix("    ") for line in shown[2:]] == full[2:DIFF_LINES]
+    assert lines[at + 1 + DIFF_LINES] == f"    ... {len(full) - DIFF_LINES} more lines"
+    assert lines[at + 2 + DIFF_LINES].startswith(("stale: ", "missing: ", "orphaned: "))
+
+
 def test_unchanged_files_are_not_rewritten(
     current: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -243,6 +278,115 @@ def test_outside_a_project_is_a_one_line_error(tmp_path: Path) -> None:
     assert result.stderr.count("\n") == 1
     assert "schema/vocabulary.json" in result.stderr
     assert "--schema" in result.stderr
+
+
+# ---------------------------------------------------------------------------
+# The README's generated regions (the keyword table)
+# ---------------------------------------------------------------------------
+
+START, END = "<!-- generated:keyword-table:start -->", "<!-- generated:keyword-table:end -->"
+
+
+def test_the_readme_keyword_table_is_current(rendered: dict[str, bytes]) -> None:
+    """README.md carries keywords.keyword_table() between its markers, as generate writes it."""
+    text = (ROOT / README_FILE).read_text(encoding="utf-8")
+    region = text.split(START + "\n", 1)[1].split("\n" + END, 1)[0]
+    assert region == "\n".join(keyword_table()).rstrip("\n"), UPDATE_COMMAND
+    assert f"../{README_FILE}" not in compare(GENERATED, rendered).stale
+    docs = rendered["docs/vocabulary.md"].decode()
+    assert region in docs, "the reference page and the README show one table"
+
+
+@pytest.fixture
+def project(tmp_path: Path, vocabulary: tuple[Path, Path], current: Path) -> Path:
+    """A project folder: schema/, grammar/, a current generated/ and a README with a region."""
+    assert current.parent == tmp_path == vocabulary[0].parent
+    (tmp_path / README_FILE).write_bytes(
+        f"# mine\n\ntext before \u00e9\r\n{START}\nold table\n{END}\n\ntext after\n".encode()
+    )
+    return tmp_path
+
+
+def _project_generate(project: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return _cli("generate", *options, cwd=project / "generated")
+
+
+def test_generate_rewrites_only_the_readme_region(project: Path) -> None:
+    readme = project / README_FILE
+    before = readme.read_bytes()
+
+    checked = _project_generate(project, "--check")
+    assert checked.returncode == 1, checked.stderr
+    assert f"{project / 'generated'}: stale: ../README.md" in checked.stdout
+    assert "-old table" in checked.stdout
+    assert "+## Schema keywords" in checked.stdout
+    assert readme.read_bytes() == before, "--check writes nothing"
+
+    written = _project_generate(project)
+    assert written.returncode == 0, written.stderr
+    assert "updated: ../README.md" in written.stdout
+    table = "\n".join(readme_regions().values())
+    assert readme.read_bytes() == before.replace(b"old table", table.encode())
+    assert _project_generate(project, "--check").returncode == 0
+    assert not list(project.glob(".README.md.*")), "no temporary left behind"
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        f"{START}\nno end\n",
+        f"{END}\n{START}\n",
+        f"{START}\n{START}\n{END}\n",
+        f"{START}\n{END}\n{START}\n{END}\n",
+        "<!-- generated:no-such-region:start -->\n<!-- generated:no-such-region:end -->\n",
+    ],
+)
+def test_readme_markers_that_do_not_pair_up_are_one_line_exit_2(project: Path, broken: str) -> None:
+    readme = project / README_FILE
+    readme.write_text(f"# mine\n{broken}tail\n")
+    stale = project / "generated" / "docs" / "vocabulary.md"
+    stale.write_text("stale\n")
+    for options in (("--check",), ()):
+        result = _project_generate(project, *options)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert result.stdout == ""
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert str(readme) in result.stderr
+    assert readme.read_text() == f"# mine\n{broken}tail\n"
+    assert stale.read_text() == "stale\n", "nothing is written before the refusal"
+
+
+def test_a_readme_without_markers_or_outside_a_project_is_never_touched(
+    project: Path, tmp_path_factory: pytest.TempPathFactory, rendered: dict[str, bytes]
+) -> None:
+    readme = project / README_FILE
+    readme.write_text(f"# mine\n{START.replace('start', 'begin')}\n")
+    assert _project_generate(project, "--check").returncode == 0
+    # --out into a folder beside a README that is not a project's: never read.
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / README_FILE).write_text(f"{START}\nx\n{END}\n")
+    assert compare(elsewhere / "generated", rendered).stale == ()
+    result = _cli(
+        "generate",
+        "--schema",
+        str(SCHEMA_DIR),
+        "--grammar",
+        str(GRAMMAR),
+        "--out",
+        str(elsewhere / "generated"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert (elsewhere / README_FILE).read_text() == f"{START}\nx\n{END}\n"
+
+
+def test_a_symlinked_readme_is_never_written_through(project: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.md"
+    victim.write_text(f"{START}\nx\n{END}\n")
+    (project / README_FILE).unlink()
+    (project / README_FILE).symlink_to(victim)
+    assert _project_generate(project).returncode == 0
+    assert victim.read_text() == f"{START}\nx\n{END}\n"
+    assert (project / README_FILE).is_symlink()
 
 
 # ---------------------------------------------------------------------------
