@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bernstein_signals_toolkit.emitters import python
 from bernstein_signals_toolkit.errors import SourceError
 from bernstein_signals_toolkit.generate import render_sources
 from bernstein_signals_toolkit.load import load_vocabulary
@@ -194,3 +195,14 @@ def test_every_emitter_refusal_names_the_source_file_and_the_target(
     assert message.startswith(f"{file_name}: [{rule}] "), message
     assert message.endswith(f"(target {target})"), message
     assert "\n" not in message
+
+
+def test_a_name_bound_twice_in_generated_code_names_the_kinds_schema() -> None:
+    """The last guard of the Python emitter: it names the source file, not the generated one."""
+    vocabulary = load_vocabulary(ROOT / "schema", ROOT / "grammar" / "signal.lark")
+    twice = "def question() -> None: ...\ndef question() -> None: ...\n"
+    with pytest.raises(SourceError) as refused:
+        python._parses(vocabulary, {"constructors": twice}, frozenset({"constructors"}))
+    message = str(refused.value)
+    assert message.startswith("question.schema.json: [python-name] "), message
+    assert message.endswith("(target python)"), message

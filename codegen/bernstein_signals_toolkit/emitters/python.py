@@ -213,7 +213,7 @@ def _fixed_names(vocabulary: Vocabulary, modules: dict[str, str]) -> frozenset[s
     return frozenset(names)
 
 
-def _parses(modules: dict[str, str], generated: frozenset[str]) -> None:
+def _parses(vocabulary: Vocabulary, modules: dict[str, str], generated: frozenset[str]) -> None:
     """Every module parses, and the ``generated`` ones bind each top-level name once.
 
     Else a one-line error and exit status 2.
@@ -233,10 +233,16 @@ def _parses(modules: dict[str, str], generated: frozenset[str]) -> None:
         repeated = {name for name in names if names.count(name) > 1 and name != "__all__"}
         if repeated and module in generated:
             redefined = sorted(repeated)
+            culprits = [
+                kind.file_name
+                for kind in vocabulary.kinds
+                if {kind.snake, kind.type_name, kind.name} & repeated
+            ]
             raise SourceError(
-                f"{PACKAGE}/{module}.py",
+                ", ".join(culprits) or vocabulary.source_names[0],
                 "python-name",
-                f"the names {redefined} would be bound twice: a schema's name meets another one",
+                f"the names {redefined} would be bound twice in {PACKAGE}/{module}.py:"
+                " a schema's name meets another one (target python)",
             )
 
 
@@ -260,6 +266,6 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         check_python_names(vocabulary, _fixed_names(vocabulary, modules), body)
     files = {f"{PACKAGE}/{module}.py": text for module, text in modules.items()}
     files[f"{PACKAGE}/__init__.py"] = _init_module(vocabulary, modules)
-    _parses({**modules, "__init__": files[f"{PACKAGE}/__init__.py"]}, generated)
+    _parses(vocabulary, {**modules, "__init__": files[f"{PACKAGE}/__init__.py"]}, generated)
     files[f"{PACKAGE}/py.typed"] = python_header(vocabulary)
     return files
