@@ -6,8 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..errors import UsageError
 from ..generate import compare, render_sources, write
 from ..sources import GRAMMAR_FILE, OUTPUT_DIR, SCHEMA_DIR, find_project
+from ._arguments import text
 
 __all__ = ["configure", "run"]
 
@@ -17,6 +19,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--check",
         action="store_true",
         help="write nothing; list stale, missing and orphaned files and exit 1 if there are any",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=text,
+        metavar="REF",
+        help="with --check: also check that schema/vocabulary.json's version is raised as much"
+        " as the changes since REF need (git:REF, or a schema folder; see `diff`)",
     )
     parser.add_argument(
         "--schema",
@@ -50,7 +59,21 @@ def _locations(args: argparse.Namespace) -> tuple[Path, Path, Path]:
     )
 
 
+def _version_check(baseline: str, schema_dir: Path, grammar: Path) -> bool:
+    """``diff``'s version check against the baseline; True when the version is raised enough."""
+    # Imported here: only --baseline needs the evolution package (and git).
+    from ..evolution import diff_against
+    from ..evolution.report import render
+
+    result = diff_against(baseline, schema_dir, grammar)
+    for line in render(result, "text"):
+        print(f"{baseline}: {line}")
+    return result.passed
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.baseline is not None and not args.check:
+        raise UsageError("--baseline needs --check")
     schema_dir, grammar, out_dir = _locations(args)
 
     files = render_sources(schema_dir, grammar)
@@ -58,14 +81,15 @@ def run(args: argparse.Namespace) -> int:
         drift = compare(out_dir, files)
         for line in drift.lines():
             print(f"{out_dir}: {line}")
+        versioned = args.baseline is None or _version_check(args.baseline, schema_dir, grammar)
         if drift:
             print(
                 f"{out_dir} is out of date: run `bernstein-signals generate` and commit the result",
                 file=sys.stderr,
             )
-            return 1
-        print(f"{out_dir}: {len(files)} files up to date")
-        return 0
+        else:
+            print(f"{out_dir}: {len(files)} files up to date")
+        return 0 if versioned and not drift else 1
 
     drift = write(out_dir, files)
     for path in drift.stale:
