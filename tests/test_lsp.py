@@ -121,7 +121,7 @@ async def test_log_diagnostics_have_utf16_ranges_codes_and_severities(
 async def test_incremental_edits_update_diagnostics(client: LanguageClient) -> None:
     uri = "file:///edit.log"
     diagnostics = await _open(client, uri, "BERNSTEIN:COMPLETE\n")
-    assert _codes(diagnostics) == ["BS204", "BS301"]
+    assert _codes(diagnostics) == ["BS216", "BS301"]
     _change(client, uri, 2, at=(0, 18, 18), text="D")
     assert await _diagnostics(client, uri, 2) == []
     _change(client, uri, 3, at=(0, 0, 0), text="  ")
@@ -155,14 +155,14 @@ async def test_shell_script_diagnostics(client: LanguageClient) -> None:
     diagnostics = await _open(client, "file:///wrapper.sh", script, "shellscript")
     found = sorted((d.range.start.line, str(d.code)) for d in diagnostics)
     assert found == [
-        (1, "BS204"),
+        (1, "BS216"),
         (4, "BS101"),
         (5, "BS501"),
         (6, "BS101"),
         (7, "BS502"),
         (9, "BS504"),
     ]
-    unknown_kind = next(d for d in diagnostics if d.code == "BS204")
+    unknown_kind = next(d for d in diagnostics if d.code == "BS216")
     assert unknown_kind.range.start.character == len("printf 'BERNSTEIN:")
     traversal = next(d for d in diagnostics if d.code == "BS101" and d.range.start.line == 6)
     assert traversal.range.start.character == len("bernstein_plan_ready ")
@@ -170,8 +170,10 @@ async def test_shell_script_diagnostics(client: LanguageClient) -> None:
 
 async def test_settings_select_ignore_and_lenient(client: LanguageClient) -> None:
     text = "  BERNSTEIN:COMPLETED\nBERNSTEIN:COMPLETE\n"
-    assert _codes(await _open(client, "file:///a.log", text)) == ["BS204", "BS208", "BS301"]
-    client.set_configuration({"lenient": True, "ignore": ["unknown-kind"]}, section=SECTION)
+    assert _codes(await _open(client, "file:///a.log", text)) == ["BS208", "BS216", "BS301"]
+    client.set_configuration(
+        {"lenient": True, "ignore": ["kind-not-in-vocabulary"]}, section=SECTION
+    )
     client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
     diagnostics = await _diagnostics(client, "file:///a.log", 1)
     assert [(str(d.code), d.severity) for d in diagnostics] == [
@@ -343,7 +345,7 @@ async def test_a_large_log_does_not_block_other_requests(client: LanguageClient)
     assert await _hover(client, small, 0, 12) is not None
     diagnostics = await published
     assert [(d.range.start.line, str(d.code)) for d in diagnostics] == [
-        (50_000, "BS204"),
+        (50_000, "BS216"),
         (99_999, "BS301"),
     ]
 
@@ -378,7 +380,7 @@ async def test_malformed_requests_get_errors_not_crashes(client: LanguageClient)
     for body in bodies:
         writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
     uri = "file:///still-alive.log"
-    assert _codes(await _open(client, uri, "BERNSTEIN:COMPLETE\n")) == ["BS204", "BS301"]
+    assert _codes(await _open(client, uri, "BERNSTEIN:COMPLETE\n")) == ["BS216", "BS301"]
     assert await _hover(client, uri, 5, 99) is None
     assert await _hover(client, uri, 0, 12) is None  # an unknown kind has no hover
 

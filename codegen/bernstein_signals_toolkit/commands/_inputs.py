@@ -11,10 +11,9 @@ from typing import IO
 
 from ..errors import UsageError
 from ..runtime_vocabulary import RuntimeVocabulary, built_in, compile_folder
-from ..validate.codes import Severity
+from ..validate.codes import UNKNOWN_KINDS, Severity
 
 __all__ = [
-    "UNKNOWN_KINDS",
     "add_unknown_kinds_argument",
     "add_vocabulary_argument",
     "check_readable",
@@ -22,9 +21,6 @@ __all__ = [
     "unknown_kinds_severity",
     "vocabulary_of",
 ]
-
-UNKNOWN_KINDS = {"error": Severity.ERROR, "warning": Severity.WARNING, "ignore": None}
-"""``--unknown-kinds`` (and the language server's ``unknownKinds``) -> BS216's severity."""
 
 
 @contextmanager

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._inputs import add_vocabulary_argument, vocabulary_of
+
 __all__ = ["configure", "run"]
 
 
@@ -13,6 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="accepted for editors that pass it; stdio is the only transport",
     )
+    add_vocabulary_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,5 +28,7 @@ def run(args: argparse.Namespace) -> int:
             f"the language server needs pygls ({exc.name} is missing):"
             " pip install 'bernstein-signals[lsp]'"
         ) from None
-    serve()
+    if args.vocabulary is not None:
+        vocabulary_of(args)  # a folder that does not compile is a usage error before serving
+    serve(args.vocabulary)
     return 0

@@ -4,6 +4,10 @@ Recorded output is checked exactly as ``validate`` checks it. Shell scripts
 are read for signals their printf/echo commands would print and for calls of
 the generated helpers. Positions here are 0-based lines and code-point
 columns; the server converts them to UTF-16.
+
+Diagnostics use the vocabulary of the ``vocabulary`` setting (a schema folder,
+as ``--vocabulary`` takes), else the built-in one; :func:`runtime_vocabulary`
+re-hashes the folder on every analysis, so an edit to it is seen at the next one.
 """
 
 from __future__ import annotations
@@ -14,17 +18,14 @@ import re
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from bernstein_signals import SIGNAL_PREFIX, SignalKind, parse_signal, validate_payload
-
 from ..emitters.shell import help_texts
-from ..load import load_vocabulary
+from ..errors import ToolkitError
 from ..model import Kind, Vocabulary
-from ..sources import packaged_sources
+from ..runtime_vocabulary import RuntimeVocabulary, built_in, compile_folder
 from ..validate import CODES, Severity
-from ..validate.codes import select_codes
+from ..validate.codes import UNKNOWN_KINDS, select_codes
 from ..validate.lines import LineChecker, close_match, utf8_length
 from ..validate.report import conformance_report
 from ._shell import UNKNOWN, Command, Origin, Word, commands, render_echo, render_printf
@@ -38,6 +39,7 @@ __all__ = [
     "is_shell_document",
     "rewrite_as_helper",
     "rewrite_line",
+    "runtime_vocabulary",
     "vocabulary",
 ]
 
@@ -46,10 +48,9 @@ _SHEBANG = re.compile(r"#!\s*(?:/usr)?/bin/(?:env\s+)?(?:sh|bash|zsh|dash|ksh|mk
 _PLACEHOLDER = "0"  # stands for an unknown value: valid in a JSON string and as a number
 
 
-@cache
 def vocabulary() -> Vocabulary:
-    sources = packaged_sources()
-    return load_vocabulary(sources.schema_dir, sources.grammar)
+    """The built-in vocabulary's sources (hover and completion read them)."""
+    return built_in().model()
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,9 @@ class Settings:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     max_line_bytes: int = 1 << 20
+    vocabulary: str | None = None
+    """A schema folder replacing the built-in vocabulary (``--vocabulary``)."""
+    unknown_kinds: str = "warning"
 
     @property
     def enabled(self) -> frozenset[str]:
@@ -91,8 +95,30 @@ def is_shell_document(uri: str, language_id: str | None, text: str) -> bool:
     return bool(_SHEBANG.match(text[:120]))
 
 
-def analyse(text: str, *, shell: bool, settings: Settings) -> list[Finding]:
-    return _shell_findings(text, settings) if shell else _log_findings(text, settings)
+def runtime_vocabulary(settings: Settings) -> RuntimeVocabulary:
+    """The settings' vocabulary, compiled (or taken from the cache when the folder is unchanged).
+
+    Raises ToolkitError (one line) for a folder that cannot be read or compiled.
+    """
+    return built_in() if settings.vocabulary is None else compile_folder(settings.vocabulary)
+
+
+def analyse(
+    text: str,
+    *,
+    shell: bool,
+    settings: Settings,
+    vocabulary: RuntimeVocabulary | None = None,
+) -> list[Finding]:
+    """The document's findings against ``vocabulary`` (default: the settings' one)."""
+    runtime = vocabulary or runtime_vocabulary(settings)
+    if shell:
+        return _shell_findings(text, settings, runtime)
+    return _log_findings(text, settings, runtime)
+
+
+def _unknown_kinds(settings: Settings) -> Severity | None:
+    return UNKNOWN_KINDS.get(settings.unknown_kinds, Severity.WARNING)
 
 
 # ---------------------------------------------------------------------------
@@ -100,7 +126,7 @@ def analyse(text: str, *, shell: bool, settings: Settings) -> list[Finding]:
 # ---------------------------------------------------------------------------
 
 
-def _log_findings(text: str, settings: Settings) -> list[Finding]:
+def _log_findings(text: str, settings: Settings, runtime: RuntimeVocabulary) -> list[Finding]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -109,6 +135,8 @@ def _log_findings(text: str, settings: Settings) -> list[Finding]:
         lenient=settings.lenient,
         enabled=settings.enabled,
         max_line_bytes=settings.max_line_bytes,
+        vocabulary=runtime,
+        unknown_kinds=_unknown_kinds(settings),
     )
     findings = []
     for d in report.diagnostics:
@@ -128,9 +156,14 @@ def _log_findings(text: str, settings: Settings) -> list[Finding]:
 # ---------------------------------------------------------------------------
 
 
-def _shell_findings(text: str, settings: Settings) -> list[Finding]:
+def _shell_findings(text: str, settings: Settings, runtime: RuntimeVocabulary) -> list[Finding]:
     findings: list[Finding] = []
-    checker = LineChecker(lenient=settings.lenient, enabled=settings.enabled)
+    checker = LineChecker(
+        lenient=settings.lenient,
+        enabled=settings.enabled,
+        vocabulary=runtime,
+        unknown_kinds=_unknown_kinds(settings),
+    )
     for number, line in enumerate(text.split("\n")):
         if utf8_length(line) > settings.max_line_bytes:
             findings.append(
@@ -146,15 +179,16 @@ def _shell_findings(text: str, settings: Settings) -> list[Finding]:
             for line, origins in rendered.lines():
                 findings += _printed_line(line, origins, checker)
         elif name is not None and name.startswith("bernstein_"):
-            findings += _helper_call(command)
+            findings += _helper_call(command, runtime)
     return [f for f in findings if f.code in settings.enabled]
 
 
 def _printed_line(line: str, origins: list[Origin], checker: LineChecker) -> list[Finding]:
-    at = line.upper().find(SIGNAL_PREFIX.upper())
+    prefix = checker.vocabulary.prefix
+    at = line.upper().find(prefix.upper())
     if at < 0:
         return []
-    kind_end = at + len(SIGNAL_PREFIX)
+    kind_end = at + len(prefix)
     while kind_end < len(line) and (line[kind_end].isalnum() or line[kind_end] == "_"):
         kind_end += 1
     if UNKNOWN in line[: kind_end + 1]:
@@ -201,23 +235,34 @@ def _literal_edit(
 # ---------------------------------------------------------------------------
 
 
-def _kinds_by_helper() -> dict[str, Kind]:
-    return {f"bernstein_{kind.snake}": kind for kind in vocabulary().kinds}
+def _kinds_by_helper(runtime: RuntimeVocabulary) -> dict[str, Kind]:
+    return {f"bernstein_{kind.snake}": kind for kind in runtime.model().kinds}
 
 
-@cache
-def _help_texts() -> dict[str, str]:
-    return help_texts(vocabulary())
+_HELP_TEXTS: dict[str, dict[str, str]] = {}
+"""Help texts by vocabulary digest: the shell emitter runs once per vocabulary."""
 
 
-def helper_names() -> list[str]:
+def _help_texts(runtime: RuntimeVocabulary | None = None) -> dict[str, str]:
+    runtime = runtime or built_in()
+    found = _HELP_TEXTS.get(runtime.digest)
+    if found is None:
+        try:
+            found = help_texts(runtime.model())
+        except ToolkitError:  # a vocabulary the shell library cannot carry has no helpers
+            found = {}
+        _HELP_TEXTS[runtime.digest] = found
+    return found
+
+
+def helper_names(runtime: RuntimeVocabulary | None = None) -> list[str]:
     """Every function of the generated shell library, sorted."""
-    return sorted(_help_texts())
+    return sorted(_help_texts(runtime))
 
 
-def helper_usage(name: str) -> str | None:
+def helper_usage(name: str, runtime: RuntimeVocabulary | None = None) -> str | None:
     """A helper's ``--help`` text, exactly as the shell library prints it."""
-    return _help_texts().get(name)
+    return _help_texts(runtime).get(name)
 
 
 def _finding(word: Word, end_word: Word, code: str, message: str) -> Finding:
@@ -226,15 +271,15 @@ def _finding(word: Word, end_word: Word, code: str, message: str) -> Finding:
     )
 
 
-def _helper_call(command: Command) -> list[Finding]:
+def _helper_call(command: Command, runtime: RuntimeVocabulary) -> list[Finding]:
     head = command.words[0]
     name = head.literal or ""
-    kinds = _kinds_by_helper()
+    kinds = _kinds_by_helper(runtime)
     kind = kinds.get(name)
     if kind is None:
-        if name in _help_texts():
+        if name in _help_texts(runtime):
             return []  # a fixed helper: emit, run, ask, guard
-        guess = close_match(name, helper_names())
+        guess = close_match(name, helper_names(runtime))
         hint = f"; did you mean {guess}?" if guess else ""
         return [_finding(head, head, "BS504", f"no helper named {name}{hint}")]
     optional = {p.name: p for p in kind.properties if not p.required}
@@ -273,7 +318,7 @@ def _helper_call(command: Command) -> list[Finding]:
                     f" (options: {', '.join(f'--{o}' for o in optional)}){hint}",
                 )
             )
-    usage = (helper_usage(name) or name).splitlines()[0].removeprefix("Usage: ")
+    usage = (helper_usage(name, runtime) or name).splitlines()[0].removeprefix("Usage: ")
     if len(positionals) < len(kind.required):
         missing = ", ".join(p.upper() for p in kind.required[len(positionals) :])
         findings.append(
@@ -294,12 +339,16 @@ def _helper_call(command: Command) -> list[Finding]:
                 " optional fields are --options",
             )
         )
-    findings += _helper_payload(kind, dict(zip(kind.required, positionals, strict=False)), values)
+    positional = dict(zip(kind.required, positionals, strict=False))
+    findings += _helper_payload(kind, positional, values, runtime)
     return findings
 
 
 def _helper_payload(
-    kind: Kind, positional: dict[str, Word], options: dict[str, list[Word]]
+    kind: Kind,
+    positional: dict[str, Word],
+    options: dict[str, list[Word]],
+    runtime: RuntimeVocabulary,
 ) -> list[Finding]:
     """Check the literal values against the schema; unknown values are left alone."""
     payload: dict[str, Any] = {}
@@ -314,7 +363,7 @@ def _helper_payload(
             where[f"/{prop}/{index}" if kind.property(prop).is_array else f"/{prop}"] = word
             where.setdefault(f"/{prop}", word)
     findings = []
-    for error in validate_payload(SignalKind(kind.name), payload):
+    for error in runtime.validate_payload(kind.name, payload):
         value = where.get(error.pointer)
         if value is None or value.literal is None:
             continue
@@ -404,19 +453,24 @@ def _helper_words(kind: Kind, payload: dict[str, Any], sources: list[str]) -> li
     return words
 
 
-def rewrite_as_helper(text: str, line_no: int) -> list[tuple[int, int, int, str]]:
+def rewrite_as_helper(
+    text: str, line_no: int, runtime: RuntimeVocabulary | None = None
+) -> list[tuple[int, int, int, str]]:
     """(line, start, end, new text) for each printf/echo signal on the line that can be rewritten.
 
     Only a command that prints exactly one signal line, newline included, is
     rewritten, so the script prints the same bytes afterwards.
     """
     lines = text.split("\n")
-    return rewrite_line(lines[line_no], line_no) if 0 <= line_no < len(lines) else []
+    return rewrite_line(lines[line_no], line_no, runtime) if 0 <= line_no < len(lines) else []
 
 
-def rewrite_line(script_line: str, line_no: int) -> list[tuple[int, int, int, str]]:
+def rewrite_line(
+    script_line: str, line_no: int, runtime: RuntimeVocabulary | None = None
+) -> list[tuple[int, int, int, str]]:
     """:func:`rewrite_as_helper` for one line's text, so a range of lines is split only once."""
-    kinds = {kind.name: kind for kind in vocabulary().kinds}
+    runtime = runtime or built_in()
+    kinds = {kind.name: kind for kind in runtime.model().kinds}
     rewrites = []
     for command in commands(script_line):
         if command.name not in ("printf", "echo") or len(command.words) < 2:
@@ -428,11 +482,11 @@ def rewrite_line(script_line: str, line_no: int) -> list[tuple[int, int, int, st
         if len(printed) != 2 or printed[1][0]:
             continue
         line, origins = printed[0]
-        signal = parse_signal(line)
+        signal = runtime.parse_signal(line)
         if signal is None or not (line.isprintable() or UNKNOWN in line):
             continue
         sources = list(_unknown_sources(script_line, origins, line))
-        words = _helper_words(kinds[signal.kind.value], signal.payload, sources)
+        words = _helper_words(kinds[str(signal.kind)], signal.payload, sources)
         if words is not None:
             first, last = command.words[0], command.words[-1]
             rewrites.append((line_no, first.start, last.end, " ".join(words)))

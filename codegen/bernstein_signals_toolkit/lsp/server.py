@@ -3,6 +3,13 @@
 Analysis runs in a worker thread after a short debounce, so typing never
 waits for it and a 100,000-line log never blocks hover or completion. A
 result is published only if the document has not changed since.
+
+The vocabulary comes from ``lsp --vocabulary DIR``, overridden by the
+``vocabulary`` setting (initialization options or workspace configuration,
+section ``bernsteinSignals``). A folder that does not compile is reported once
+with ``window/showMessage`` and the built-in vocabulary is used meanwhile.
+Each analysis re-hashes the folder, and ``workspace/didChangeWatchedFiles``
+re-checks every open document, so edits to the folder are picked up.
 """
 
 from __future__ import annotations
@@ -19,7 +26,9 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..errors import ToolkitError, one_line
+from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ..validate import Severity
+from ..validate.codes import UNKNOWN_KINDS
 from . import analysis, assist
 
 __all__ = [
@@ -70,9 +79,14 @@ class _Analysed:
 
 
 class SignalsLanguageServer(LanguageServer):
-    def __init__(self) -> None:
+    def __init__(self, vocabulary: str | None = None) -> None:
         super().__init__("bernstein-signals", __version__)
-        self.settings = analysis.Settings()
+        self.default_vocabulary = vocabulary
+        """``lsp --vocabulary DIR``: used while no setting names another folder."""
+        self.settings = analysis.Settings(vocabulary=vocabulary)
+        self.initial_config: dict[str, Any] = {}
+        """The initialization options' settings: what workspace configuration does not set."""
+        self._vocabulary_error: str | None = None
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.results: dict[str, _Analysed] = {}
         self._lines: dict[str, tuple[int | None, list[str]]] = {}
@@ -125,9 +139,8 @@ class SignalsLanguageServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         version, text = document.version, document.source
         shell = analysis.is_shell_document(uri, document.language_id, text)
-        findings = await asyncio.to_thread(
-            analysis.analyse, text, shell=shell, settings=self.settings
-        )
+        settings = self.settings
+        findings = await asyncio.to_thread(self._analyse, text, shell, settings)
         current = self.workspace.text_documents.get(uri)
         if current is None or current.version != version:
             return  # changed or closed meanwhile; a newer run will publish
@@ -137,6 +150,28 @@ class SignalsLanguageServer(LanguageServer):
                 uri=uri, version=version, diagnostics=[self.diagnostic(uri, f) for f in findings]
             )
         )
+
+    def runtime_vocabulary(self) -> RuntimeVocabulary:
+        """The settings' vocabulary; the built-in one while the folder does not compile."""
+        try:
+            runtime = analysis.runtime_vocabulary(self.settings)
+        except ToolkitError as exc:
+            message = f"bernstein-signals: vocabulary not used, the built-in one is: {exc}"
+            if message != self._vocabulary_error:  # say it once per problem, not per keystroke
+                self._vocabulary_error = message
+                with contextlib.suppress(Exception):  # a client gone away
+                    self.window_show_message(
+                        lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message)
+                    )
+            return built_in()
+        self._vocabulary_error = None
+        return runtime
+
+    def _analyse(
+        self, text: str, shell: bool, settings: analysis.Settings
+    ) -> list[analysis.Finding]:
+        runtime = self.runtime_vocabulary()
+        return analysis.analyse(text, shell=shell, settings=settings, vocabulary=runtime)
 
     def diagnostic(self, uri: str, finding: analysis.Finding) -> lsp.Diagnostic:
         data: dict[str, Any] | None = None
@@ -159,7 +194,11 @@ class SignalsLanguageServer(LanguageServer):
         except Exception:  # a client without workspace/configuration support
             return
         config = result[0] if result and isinstance(result[0], dict) else {}
-        self.apply_settings(_settings(config))
+        self.configure(config)
+
+    def configure(self, config: dict[str, Any]) -> None:
+        """Settings from a configuration section, over the initialization options."""
+        self.apply_settings(_settings({**self.initial_config, **config}, self.default_vocabulary))
 
     def apply_settings(self, settings: analysis.Settings) -> None:
         """Take new settings; re-check open documents only if something changed."""
@@ -172,16 +211,20 @@ class SignalsLanguageServer(LanguageServer):
             self.schedule(uri, 0)
 
 
-def _settings(config: dict[str, Any]) -> analysis.Settings:
+def _settings(config: dict[str, Any], default_vocabulary: str | None = None) -> analysis.Settings:
     def codes(value: Any) -> tuple[str, ...]:
         return tuple(str(code) for code in value) if isinstance(value, list) else ()
 
     limit = config.get("maxLineLength")
+    folder = config.get("vocabulary")
+    unknown = config.get("unknownKinds")
     return analysis.Settings(
         lenient=bool(config.get("lenient", False)),
         select=codes(config.get("select")),
         ignore=codes(config.get("ignore")),
         max_line_bytes=limit if isinstance(limit, int) and 0 < limit <= 1 << 30 else 1 << 20,
+        vocabulary=folder if isinstance(folder, str) and folder else default_vocabulary,
+        unknown_kinds=unknown if unknown in UNKNOWN_KINDS else "warning",
     )
 
 
@@ -203,8 +246,24 @@ def _edit_of(data: object) -> tuple[int, int, int, int, str] | None:
     return line, start, end_line, end, text
 
 
-def build_server() -> SignalsLanguageServer:
-    server = SignalsLanguageServer()
+def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
+    server = SignalsLanguageServer(vocabulary)
+
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: SignalsLanguageServer, params: lsp.InitializeParams) -> None:
+        options = params.initialization_options
+        if isinstance(options, dict) and isinstance(options.get(SECTION), dict):
+            options = options[SECTION]
+        if isinstance(options, dict) and options:
+            ls.initial_config = dict(options)
+            ls.settings = _settings(ls.initial_config, ls.default_vocabulary)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched_files_changed(
+        ls: SignalsLanguageServer, params: lsp.DidChangeWatchedFilesParams
+    ) -> None:
+        if ls.settings.vocabulary is not None:
+            ls.rediagnose_all()  # the folder is re-hashed: recompiled only if it changed
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: SignalsLanguageServer, params: lsp.InitializedParams) -> None:
@@ -216,7 +275,7 @@ def build_server() -> SignalsLanguageServer:
     ) -> None:
         settings = params.settings.get(SECTION) if isinstance(params.settings, dict) else None
         if isinstance(settings, dict):
-            ls.apply_settings(_settings(settings))
+            ls.configure(settings)
         else:
             await ls.refresh_settings()
 
@@ -319,7 +378,8 @@ def build_server() -> SignalsLanguageServer:
             lines = ls.lines(uri)
             first, last = params.range.start.line, params.range.end.line
             for row in range(max(first, 0), min(last + 1, len(lines))):
-                for line, start, end, text in analysis.rewrite_line(lines[row], row):
+                runtime = ls.runtime_vocabulary()
+                for line, start, end, text in analysis.rewrite_line(lines[row], row, runtime):
                     edit = lsp.TextEdit(ls.lsp_range(uri, line, start, line, end), text)
                     actions.append(
                         lsp.CodeAction(
@@ -387,12 +447,12 @@ def _log_one_line_per_problem() -> None:
     logging.root.setLevel(logging.WARNING)
 
 
-def serve() -> None:
+def serve(vocabulary: str | None = None) -> None:
     """Run the server over stdio until the client leaves; bounded reads, one-line logs."""
     _log_one_line_per_problem()
     stdin = _BoundedStdin(sys.stdin.buffer)
     # pygls calls only readline() and read(n) on it.
-    build_server().start_io(stdin=cast(BinaryIO, stdin))
+    build_server(vocabulary).start_io(stdin=cast(BinaryIO, stdin))
 
 
 def main() -> None:

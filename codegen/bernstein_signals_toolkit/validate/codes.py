@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["CODES", "Code", "Severity", "lookup", "select_codes"]
+__all__ = ["CODES", "UNKNOWN_KINDS", "Code", "Severity", "lookup", "select_codes"]
 
 
 class Severity(Enum):
@@ -383,6 +383,12 @@ _CODES += (
 )
 
 CODES: dict[str, Code] = {code.code: code for code in _CODES}
+UNKNOWN_KINDS: dict[str, Severity | None] = {
+    "error": Severity.ERROR,
+    "warning": Severity.WARNING,
+    "ignore": None,
+}
+"""``--unknown-kinds`` and the language server's ``unknownKinds``: BS216's severity (None: off)."""
 _BY_NAME = {code.name: code for code in _CODES}
 
 
