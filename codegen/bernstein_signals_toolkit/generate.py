@@ -209,21 +209,21 @@ def _existing(out_dir: Path) -> dict[str, Path]:
     return found
 
 
-def compare(out_dir: Path, files: Mapping[str, bytes]) -> Drift:
-    """How ``out_dir`` (and the README's generated regions) differ from ``files``.
+def compare(out_dir: Path, files: Mapping[str, bytes], *, readme: bool = True) -> Drift:
+    """How ``out_dir`` (and, with ``readme``, the README's generated regions) differ from ``files``.
 
     Reads never follow a symlink or block on a FIFO.
     """
     drift = _compare_folder(out_dir, files, diffs=True)
-    readme = _readme(out_dir)
-    if readme is None or readme.current == readme.wanted:
+    regions = _readme(out_dir) if readme else None
+    if regions is None or regions.current == regions.wanted:
         return drift
     return Drift(
         stale=(*drift.stale, README_PATH),
         missing=drift.missing,
         orphaned=drift.orphaned,
         foreign=drift.foreign,
-        diffs=(*drift.diffs, _diff(README_FILE, readme.current, readme.wanted)),
+        diffs=(*drift.diffs, _diff(README_FILE, regions.current, regions.wanted)),
     )
 
 
@@ -312,7 +312,7 @@ def _readme(out_dir: Path) -> _Readme | None:
     return _Readme(root, current, "".join(pieces).encode("utf-8", "surrogateescape"))
 
 
-def write(out_dir: Path, files: Mapping[str, bytes]) -> Drift:
+def write(out_dir: Path, files: Mapping[str, bytes], *, readme: bool = True) -> Drift:
     """Bring ``out_dir`` in line with ``files``; return how it differed.
 
     Unchanged files are not rewritten, so timestamps and editors stay quiet.
@@ -322,12 +322,12 @@ def write(out_dir: Path, files: Mapping[str, bytes]) -> Drift:
     ``O_NOFOLLOW``, so a link swapped in meanwhile is not followed either.
     """
     drift = _compare_folder(out_dir, files, diffs=False)
-    readme = _readme(out_dir)
-    if readme is not None and readme.current != readme.wanted:
-        with OutputFolder(readme.root) as folder:
+    regions = _readme(out_dir) if readme else None
+    if regions is not None and regions.current != regions.wanted:
+        with OutputFolder(regions.root) as folder:
             folder.check_writable(README_FILE)
     else:
-        readme = None
+        regions = None
     changed = (*drift.stale, *drift.missing)
     doomed = [path for path in drift.orphaned if path not in drift.foreign]
     if changed or doomed:
@@ -339,10 +339,10 @@ def write(out_dir: Path, files: Mapping[str, bytes]) -> Drift:
                 folder.replace(path, files[path])
             for path in doomed:
                 folder.remove(path)
-    if readme is None:
+    if regions is None:
         return drift
-    with OutputFolder(readme.root) as folder:
-        folder.replace(README_FILE, readme.wanted)
+    with OutputFolder(regions.root) as folder:
+        folder.replace(README_FILE, regions.wanted)
     return Drift(
         stale=(*drift.stale, README_PATH),
         missing=drift.missing,

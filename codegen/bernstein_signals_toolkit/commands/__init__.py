@@ -31,6 +31,7 @@ COMMANDS: Mapping[str, str] = {
     "schema": "print the JSON Schema of a kind (or the reply), or write an editor catalog",
     "shell": "print the shell helpers for wrapper scripts, or with --path where they are",
     "validate": "check recorded adapter stdout for signals that break the protocol",
+    "vendor": "copy the Python binding (standard library only) into DIR/bernstein_signals",
     "wrap": "run a command, relay its output and end it with COMPLETED or FAILED if it did not",
 }
 """Command name -> one-line help; the module of the same name implements it."""

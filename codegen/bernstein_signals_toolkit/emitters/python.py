@@ -26,9 +26,14 @@ from ._python_constructors import body_names, constructors_module
 from ._python_validators import validators_module
 from ._templates import template_names, template_text
 
-__all__ = ["PACKAGE", "emit"]
+__all__ = ["BINDING_DISTRIBUTION", "BUILD_BACKEND", "PACKAGE", "PYPROJECT", "emit"]
 
 PACKAGE = "python/bernstein_signals"
+PYPROJECT = "python/pyproject.toml"
+"""The binding's own distribution: ``pip install generated/python`` installs the binding alone."""
+BINDING_DISTRIBUTION = "bernstein-signals-binding"
+BUILD_BACKEND = ("hatchling==1.33.0", "hatchling.build")
+"""The toolkit's own backend (its pyproject's [build-system]; a test keeps the two equal)."""
 
 # Pinned options: changing any of them changes every payload module.
 DATAMODEL_CODEGEN_OPTIONS = (
@@ -246,6 +251,41 @@ def _parses(vocabulary: Vocabulary, modules: dict[str, str], generated: frozense
             )
 
 
+def _distribution_version(version: str) -> str:
+    """The vocabulary's semver as a PEP 440 version: the core, ``.dev0`` for a pre-release.
+
+    Build metadata is dropped; a pre-release sorts before its release in both schemes.
+    """
+    core = version.split("+", 1)[0]
+    release, _, pre = core.partition("-")
+    return release + (".dev0" if pre else "")
+
+
+def _pyproject(vocabulary: Vocabulary) -> str:
+    """A pyproject.toml beside the package: the binding alone, standard library only."""
+    version = _distribution_version(vocabulary.version)
+    return python_header(vocabulary) + "\n".join(
+        [
+            "[build-system]",
+            f"requires = [{json.dumps(BUILD_BACKEND[0])}]",
+            f"build-backend = {json.dumps(BUILD_BACKEND[1])}",
+            "",
+            "[project]",
+            f"name = {json.dumps(BINDING_DISTRIBUTION)}",
+            f'version = "{version}"',
+            'description = "The Python binding of the adapter stream-signal protocol'
+            f' (vocabulary {version}), standard library only."',
+            'requires-python = ">=3.11"',
+            'license = "MIT"',
+            "dependencies = []",
+            "",
+            "[tool.hatch.build.targets.wheel]",
+            'packages = ["bernstein_signals"]',
+            "",
+        ]
+    )
+
+
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
     check_vocabulary(vocabulary)
     modules = {
@@ -268,4 +308,5 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
     files[f"{PACKAGE}/__init__.py"] = _init_module(vocabulary, modules)
     _parses(vocabulary, {**modules, "__init__": files[f"{PACKAGE}/__init__.py"]}, generated)
     files[f"{PACKAGE}/py.typed"] = python_header(vocabulary)
+    files[PYPROJECT] = _pyproject(vocabulary)
     return files
