@@ -1,0 +1,216 @@
+"""A fork's vocabulary at run time: every command with --vocabulary DIR, through the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bernstein_signals as bs
+from bernstein_signals_toolkit.errors import ToolkitError
+from bernstein_signals_toolkit.runtime_vocabulary import built_in, compile_folder
+from bernstein_signals_toolkit.sources import packaged_sources
+from bernstein_signals_toolkit.validate import conformance_report
+from vocabulary.vocabulary_support import make_fork
+
+CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
+GOOD = 'BERNSTEIN:PROGRESS {"percent":40}'
+BAD = 'BERNSTEIN:PROGRESS {"percent":140}'
+
+
+def _run(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, *args],
+        input=stdin.decode(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _log(tmp_path: Path, *lines: str) -> str:
+    path = tmp_path / "run.log"
+    path.write_text("".join(line + "\n" for line in lines))
+    return str(path)
+
+
+def test_validate(fork: Path, tmp_path: Path) -> None:
+    good = _log(tmp_path, GOOD, "BERNSTEIN:COMPLETED")
+    result = _run("validate", "--vocabulary", str(fork), "--strict", good)
+    assert (result.returncode, result.stdout) == (0, "")
+    bad = _log(tmp_path, BAD, "BERNSTEIN:COMPLETED")
+    result = _run("validate", "--vocabulary", str(fork), "--format", "json", bad)
+    assert result.returncode == 1
+    (report,) = json.loads(result.stdout)["files"]
+    assert report["counts"]["PROGRESS"] == 1
+    (diagnostic,) = report["diagnostics"]
+    assert diagnostic["code"] == "BS101"
+    assert "/percent" in diagnostic["message"]
+    assert "[maximum]" in diagnostic["message"]
+    # The built-in vocabulary does not know PROGRESS: BS216, a warning, no schema verdict.
+    result = _run("validate", good)
+    assert result.returncode == 0
+    assert "warning[BS216] unknown kind 'PROGRESS'" in result.stdout
+    payload = _run(
+        "validate", "--vocabulary", str(fork), "--payload", "progress", "-", stdin=b'{"percent":-1}'
+    )
+    assert payload.returncode == 1
+    assert "[minimum]" in payload.stdout
+
+
+def test_emit(fork: Path) -> None:
+    result = _run("emit", "--vocabulary", str(fork), "progress", "percent:=40")
+    assert (result.returncode, result.stdout, result.stderr) == (0, GOOD + "\n", "")
+    result = _run("emit", "--vocabulary", str(fork), "PROGRESS", "percent:=140")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "must be at most 100" in result.stderr
+    result = _run("emit", "PROGRESS", "percent:=40")
+    assert result.returncode == 2
+    assert "unknown kind 'PROGRESS'" in result.stderr
+
+
+def test_parse(fork: Path, tmp_path: Path) -> None:
+    log = _log(tmp_path, "plain", GOOD, "BERNSTEIN:COMPLETED")
+    result = _run("parse", "--vocabulary", str(fork), log)
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["line"], r["kind"], r["payload"]) for r in records] == [
+        (2, "PROGRESS", {"percent": 40}),
+        (3, "COMPLETED", {}),
+    ]
+    events = _run("parse", "--vocabulary", str(fork), "--format", "cloudevents", log).stdout
+    assert json.loads(events.splitlines()[0])["type"] == "dev.bernstein.signal.progress"
+    assert [json.loads(line)["kind"] for line in _run("parse", log).stdout.splitlines()] == [
+        "COMPLETED"
+    ]
+
+
+def test_conform_and_wrap(fork: Path) -> None:
+    adapter = f"printf '%s\\n' '{GOOD}' '{BAD}'"
+    result = _run(
+        "conform", "--vocabulary", str(fork), "--format", "json", "--", "sh", "-c", adapter
+    )
+    assert result.returncode == 1
+    (report,) = json.loads(result.stdout)["files"]
+    assert report["counts"]["PROGRESS"] == 2
+    assert sorted(d["code"] for d in report["diagnostics"]) == ["BS101", "BS301"]
+    result = _run(
+        "conform",
+        "--vocabulary",
+        str(fork),
+        "--",
+        "sh",
+        "-c",
+        f"echo '{GOOD}'; echo BERNSTEIN:COMPLETED",
+    )
+    assert result.returncode == 0
+    assert "BS216" not in result.stdout
+    wrapped = _run("wrap", "--vocabulary", str(fork), "--", "sh", "-c", f"echo '{GOOD}'")
+    assert (wrapped.returncode, wrapped.stdout) == (0, f"{GOOD}\nBERNSTEIN:COMPLETED\n")
+    ended = _run(
+        "wrap", "--vocabulary", str(fork), "--", "sh", "-c", f"echo '{GOOD}'; echo BERNSTEIN:FAILED"
+    )
+    assert ended.stdout == f"{GOOD}\nBERNSTEIN:FAILED\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["validate", "-"],
+        ["emit", "COMPLETED"],
+        ["parse", "-"],
+        ["conform", "--", "true"],
+        ["wrap", "--", "true"],
+        ["lsp"],
+    ],
+)
+@pytest.mark.parametrize("breakage", ["missing", "not-json", "no-terminal", "refused-keyword"])
+def test_a_bad_folder_is_one_line_and_exit_2(
+    command: list[str], breakage: str, tmp_path: Path
+) -> None:
+    folder = make_fork(tmp_path) if breakage != "missing" else tmp_path / "nowhere"
+    if breakage == "not-json":
+        (folder / "progress.schema.json").write_text("{")
+    elif breakage == "no-terminal":
+        for name in ("completed", "failed"):
+            (folder / f"{name}.schema.json").unlink()
+    elif breakage == "refused-keyword":
+        schema = json.loads((folder / "progress.schema.json").read_text())
+        schema["unevaluatedProperties"] = False
+        (folder / "progress.schema.json").write_text(json.dumps(schema))
+    name, *rest = command
+    result = _run(name, "--vocabulary", str(folder), *rest)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("bernstein-signals: error: ")
+    assert "Traceback" not in result.stderr
+
+
+def test_compiled_once_per_content_and_isolated(tmp_path: Path) -> None:
+    folder = make_fork(tmp_path)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    first = compile_folder(folder)
+    assert compile_folder(str(folder)) is first
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # no writes
+    assert first.knows("PROGRESS")
+    assert first.version == "1.1.0"
+    assert not built_in().knows("PROGRESS")
+    assert bs.parse_signal(GOOD) is None  # the installed binding is untouched
+    schema = json.loads((folder / "progress.schema.json").read_text())
+    schema["properties"]["percent"]["maximum"] = 50
+    (folder / "progress.schema.json").write_text(json.dumps(schema))
+    second = compile_folder(folder)
+    assert second is not first
+    assert second.digest != first.digest
+    assert second.validate_payload("PROGRESS", {"percent": 60})
+    assert not first.validate_payload("PROGRESS", {"percent": 60})
+
+
+def test_the_built_in_vocabulary_compiles_to_the_same_verdicts() -> None:
+    """One code path: the shipped schema folder, compiled, judges lines as the binding does."""
+    compiled = compile_folder(packaged_sources().schema_dir)
+    shipped = built_in()
+    assert (compiled.kinds, compiled.terminal_kinds, compiled.prefix, compiled.version) == (
+        shipped.kinds,
+        shipped.terminal_kinds,
+        shipped.prefix,
+        shipped.version,
+    )
+    corpus = Path(__file__).resolve().parents[1] / "corpus" / "lines"
+    for case in sorted(corpus.glob("*.line")):
+        line = case.read_bytes().decode("utf-8", "replace").rstrip("\r\n")
+        ours = conformance_report([line], vocabulary=compiled).to_dict()
+        theirs = conformance_report([line], vocabulary=shipped).to_dict()
+        for report in (ours, theirs):  # BS216's message names the folder
+            for diagnostic in report["diagnostics"]:
+                diagnostic["message"] = diagnostic["message"].replace(
+                    f" from {compiled.origin}", ""
+                )
+        assert ours == theirs, case.name
+
+
+def test_a_grammar_beside_the_folder_is_used(tmp_path: Path) -> None:
+    folder = make_fork(tmp_path)
+    grammar = (
+        (packaged_sources().grammar).read_text().replace('PREFIX: "BERNSTEIN:"', 'PREFIX: "FORK:"')
+    )
+    (tmp_path / "grammar").mkdir()
+    (tmp_path / "grammar" / "signal.lark").write_text(grammar)
+    vocabulary = compile_folder(folder)
+    assert vocabulary.prefix == "FORK:"
+    report = conformance_report(
+        ['FORK:PROGRESS {"percent":140}', "fork:COMPLETED", "FORK:COMPLETED"], vocabulary=vocabulary
+    )
+    assert [(d.line, d.code) for d in report.diagnostics] == [(1, "BS101"), (2, "BS201")]
+    assert report.signal_count == 2
+
+
+def test_unreadable_folder_is_a_toolkit_error(tmp_path: Path) -> None:
+    with pytest.raises(ToolkitError, match="not a schema folder"):
+        compile_folder(tmp_path / "nowhere")
