@@ -3,6 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+BASE := $(VENV)/.installed-base
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
@@ -11,28 +12,34 @@ STAMP := $(VENV)/.installed
 help: ## list the verbs
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml constraints.txt
+# The toolkit alone (demo, generate, check), then its test tools on top (test, lint, bench).
+$(BASE): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
 		|| { echo "bernstein-signals needs Python >= 3.11 as $(PYTHON)" >&2; exit 2; }
 	$(PYTHON) -m venv $(VENV) || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 		&& apt-get update -qq && apt-get install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e .
+	@touch $@
+
+$(STAMP): $(BASE)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	@touch $@
 
 setup: $(STAMP) ## create .venv and install the toolkit with its test tools (pinned)
 
-demo: $(STAMP) ## the main job: regenerate, show the vocabulary, run the example wrapper through conform
+demo: $(BASE) ## the main job: regenerate, show the vocabulary, run the example wrapper through conform
 	$(BIN)/bernstein-signals generate
 	$(BIN)/bernstein-signals generate --check
 	@sed -n '/^## Kinds/,/^## [A-Z]/p' generated/docs/vocabulary.md | sed '$$d'
 	@echo '== bernstein-signals conform --answer-id q-plan=yes --transcript -- examples/wrapper.sh'
 	@cd "$$(mktemp -d)" && PATH="$(CURDIR)/$(BIN):$$PATH" \
 		bernstein-signals conform --answer-id q-plan=yes --timeout 60 --transcript -- "$(CURDIR)/examples/wrapper.sh"
+	@echo '== bernstein-signals is in $(BIN)/: run `source $(BIN)/activate` to have it on PATH'
 
-generate: $(STAMP) ## regenerate generated/ (also the update command for golden files)
+generate: $(BASE) ## regenerate generated/ (also the update command for golden files)
 	$(BIN)/bernstein-signals generate
 
-check: $(STAMP) ## fail if generated/ is stale, missing files or has orphans
+check: $(BASE) ## fail if generated/ is stale, missing files or has orphans
 	$(BIN)/bernstein-signals generate --check
 
 test: $(STAMP) ## run the whole test suite

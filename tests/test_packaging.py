@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bernstein_signals_toolkit.emitters._header import MARKER
+from bernstein_signals_toolkit.load import load_vocabulary
 from bernstein_signals_toolkit.sources import packaged_sources
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -329,3 +331,29 @@ _VENDOR_PROBE = (
     "print(binding_package())\n"
     "sys.exit(main(['vendor', sys.argv[2]]))\n"
 )
+
+
+def test_the_binding_pyproject_is_toml_whatever_the_sources_hold() -> None:
+    """Source text reaches it only in the header's comments, escaped to one line each."""
+    from bernstein_signals_toolkit.emitters.python import _pyproject
+    from generator.hostile_sources_support import HOSTILE
+
+    vocabulary = load_vocabulary(ROOT / "schema", ROOT / "grammar" / "signal.lark")
+    for text in HOSTILE:
+        odd = dataclasses.replace(vocabulary, name=text, source_names=(text, f"{text}/x"))
+        project = tomllib.loads(_pyproject(odd))["project"]
+        assert project["name"] == "bernstein-signals-binding"
+        assert project["dependencies"] == []
+
+
+@pytest.mark.parametrize(("verb", "extras"), [("demo", False), ("generate", False), ("test", True)])
+def test_make_demo_installs_the_toolkit_without_its_test_tools(
+    tmp_path: Path, verb: str, extras: bool
+) -> None:
+    """What each verb would run in a fresh clone (no .venv): only test and lint add the extras."""
+    for name in ("Makefile", "pyproject.toml", "constraints.txt"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    planned = _run("make", "-n", verb, cwd=tmp_path)
+    installs = [line for line in planned.splitlines() if "pip install" in line]
+    assert any(line.endswith("-e .") for line in installs), planned
+    assert any("[test]" in line for line in installs) == extras, planned
