@@ -13,6 +13,11 @@
    10,000 and then 1,000,000 signal lines of about 1 KB from a pipe, each in
    a fresh process; target under 10 MB growth. ``bernstein-signals conform``
    likewise, over an adapter printing that many signal lines.
+4. ``--vocabulary`` start-up (issue 12 section 3): ``validate`` of a small log
+   in a fresh process with the built-in vocabulary, then with ``--vocabulary
+   schema/`` (the same vocabulary compiled at start-up), best wall time of
+   several runs, as a ratio; and in one process the first compile of the
+   folder against a later call (the cache: the folder re-read and re-hashed).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import io
 import itertools
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +34,7 @@ from benchmarks._corpus import DATA, corpus_lines
 from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE
 from benchmarks._timing import per_call, report, side_by_side
 from bernstein_signals import iter_signals
+from bernstein_signals_toolkit.sources import packaged_sources
 from bernstein_signals_toolkit.validate import conformance_report
 from bernstein_signals_toolkit.validate.lines import LineChecker
 from bernstein_signals_toolkit.validate.report import report_from_binary
@@ -112,6 +119,7 @@ def main(quick: bool = False) -> None:
     report("conformance_report (str lines)", count, times, baseline, "time none (reported apart)")
     _hostile(quick)
     _memory(quick)
+    _startup(quick)
 
 
 def _calls(line: str) -> dict[str, Callable[[], object]]:
@@ -168,6 +176,52 @@ def _memory(quick: bool) -> None:
             f" < {_MAX_GROWTH_MB:g} MB: {verdict})",
             flush=True,
         )
+
+
+def _wall(command: list[str], stdin: bytes) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, input=stdin, capture_output=True, check=False)
+    return time.perf_counter() - start
+
+
+def _startup(quick: bool) -> None:
+    repeats = 3 if quick else 7
+    sample = b'BERNSTEIN:QUESTION {"question":"Go?","id":"q1"}\nBERNSTEIN:COMPLETED\n' * 50
+    cli = [sys.executable, "-m", "bernstein_signals_toolkit.cli", "validate", "-"]
+    folder = str(packaged_sources().schema_dir)
+    built = min(_wall(cli, sample) for _ in range(repeats))
+    compiled = min(_wall([*cli, "--vocabulary", folder], sample) for _ in range(repeats))
+    print(
+        f"validate start-up on a {len(sample):,}-byte log: built-in {built * 1e3:.0f} ms,"
+        f" --vocabulary schema/ {compiled * 1e3:.0f} ms ({compiled / built:.2f}x)",
+        flush=True,
+    )
+    probe = (
+        "import sys, time\n"
+        "from bernstein_signals_toolkit.runtime_vocabulary import compile_folder\n"
+        "start = time.perf_counter(); compile_folder(sys.argv[1])\n"
+        "first = time.perf_counter() - start\n"
+        "start = time.perf_counter(); compile_folder(sys.argv[1])\n"
+        "print(first, time.perf_counter() - start)\n"
+    )
+    runs = []
+    for _ in range(repeats):
+        result = subprocess.run(
+            [sys.executable, "-c", probe, folder],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        first, cached = map(float, result.stdout.split())
+        runs.append((first, cached))
+    first = min(run[0] for run in runs)
+    cached = min(run[1] for run in runs)
+    print(
+        f"compile_folder(schema/): first call {first * 1e3:.1f} ms (imports, load, emit,"
+        f" exec), cached {cached * 1e3:.2f} ms (re-hash), {first / cached:.0f}x",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
