@@ -309,7 +309,7 @@ RULES: Final[tuple[Rule, ...]] = (
         _B,
         _B,
         False,
-        "buf: PACKAGE_NO_DELETE-like (every name moves); weaver: registry renamed",
+        "no anchor has a wire prefix; to buf it would be every message renamed at once",
     ),
     Rule(
         "grammar-kind-changed",
