@@ -13,12 +13,12 @@ import pytest
 
 from evolution.diff_support import IDENTITY, ROOT, git
 
-MARKER = "<!-- diff-walkthrough:"
+MARKER = "tests/evolution/test_readme_walkthrough.py runs this block"
 
 
 def _walkthrough() -> str:
     readme = (ROOT / "README.md").read_text()
-    after = readme[readme.index(MARKER) :]
+    after = readme[readme.index(MARKER) :]  # the readme-test skip marker naming this test
     match = re.search(r"```sh\n(.*?)\n```", after, re.DOTALL)
     assert match is not None, "the walkthrough's sh block follows its marker"
     return match.group(1)
