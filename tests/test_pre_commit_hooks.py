@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -109,3 +110,43 @@ def test_generate_check_hook(tmp_path: Path, pre_commit_home: Path) -> None:
     stale = _try(repo, "bernstein-signals-generate-check", pre_commit_home)
     assert stale.returncode == 1
     assert "stale: python/bernstein_signals/kinds.py" in stale.stdout
+
+
+def _add_optional_field(repo: Path) -> None:
+    path = repo / "schema" / "blocked.schema.json"
+    schema = json.loads(path.read_text())
+    schema["properties"]["retry_after"] = {"description": "Seconds.", "type": "integer"}
+    path.write_text(json.dumps(schema, indent=2))
+
+
+def _bump_minor(repo: Path) -> None:
+    path = repo / "schema" / "vocabulary.json"
+    meta = json.loads(path.read_text())
+    major, minor, _ = meta["version"].split("-")[0].split(".")
+    meta["version"] = f"{major}.{int(minor) + 1}.0"
+    path.write_text(json.dumps(meta, indent=2))
+
+
+@pytest.mark.timeout(900)
+def test_version_check_hook(tmp_path: Path, pre_commit_home: Path) -> None:
+    repo = _repo(tmp_path / "vocabulary", pre_commit_home)
+    for folder in ("schema", "grammar"):
+        shutil.copytree(ROOT / folder, repo / folder)
+    assert _run(["git", "add", "-A"], repo, pre_commit_home).returncode == 0
+    first = _try(repo, "bernstein-signals-version-check", pre_commit_home)
+    assert first.returncode == 0, first.stdout + first.stderr  # no HEAD yet: a note
+    assert "skipped, no baseline" in first.stdout
+    _commit_all(repo, pre_commit_home)
+
+    _add_optional_field(repo)
+    assert _run(["git", "add", "-A"], repo, pre_commit_home).returncode == 0  # staged only
+    unbumped = _try(repo, "bernstein-signals-version-check", pre_commit_home)
+    assert unbumped.returncode == 1, unbumped.stdout + unbumped.stderr
+    assert "[field-added-optional]" in unbumped.stdout
+    assert "raise the minor version" in unbumped.stdout
+
+    _bump_minor(repo)
+    assert _run(["git", "add", "-A"], repo, pre_commit_home).returncode == 0
+    bumped = _try(repo, "bernstein-signals-version-check", pre_commit_home)
+    assert bumped.returncode == 0, bumped.stdout + bumped.stderr
+    assert "Passed" in bumped.stdout

@@ -53,10 +53,11 @@ def add_optional_field(repo: Path) -> None:
 
 
 def committed_copy(tmp_path: Path) -> Path:
-    """schema/, grammar/ and generated/ of this checkout, committed in a fresh repository."""
+    """schema/, grammar/ and generated/ of this checkout at 1.0.0, committed in a new repository."""
     root = tmp_path / "vocabulary"
     for folder in ("schema", "grammar", "generated"):
         shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    set_version(root, "1.0.0")  # the tests bump from here, whatever this checkout is at
     git(root, "init", "-q")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "vocabulary 1.0.0")
