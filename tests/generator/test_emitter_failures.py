@@ -123,15 +123,18 @@ def test_an_emitter_that_raises_is_one_line_exit_2_and_nothing_written(
         assert _tree(out) == before
 
 
-def _with_schema(tmp_path: Path, file_name: str, edit: Any) -> tuple[Path, Path]:
+def _sources(tmp_path: Path, file_name: str, edit: Any) -> tuple[Path, Path]:
+    """A copy of the sources with ``file_name`` edited: a schema (a dict) or the grammar (text)."""
     schema = tmp_path / "schema"
     shutil.copytree(ROOT / "schema", schema)
     grammar = tmp_path / "signal.lark"
     shutil.copy(ROOT / "grammar" / "signal.lark", grammar)
-    path = schema / file_name
-    document = json.loads(path.read_text())
-    edit(document)
-    path.write_text(json.dumps(document))
+    if file_name == grammar.name:
+        grammar.write_text(edit(grammar.read_text()))
+    else:
+        document = json.loads((schema / file_name).read_text())
+        edit(document)
+        (schema / file_name).write_text(json.dumps(document))
     return schema, grammar
 
 
@@ -159,21 +162,21 @@ REFUSALS: dict[str, tuple[str, Any, str, str]] = {
         "python",
         "keyword",
     ),
-    "shell keyword": (
+    "python name": (
         "failed.schema.json",
-        lambda d: _add_property(d, "note", {"type": "string", "maxLength": 3}),
+        lambda d: _add_property(d, "extras", {"type": "string"}),
+        "python",
+        "python-name",
+    ),
+    "shell NUL": (
+        "failed.schema.json",
+        lambda d: d.update(description="a NUL \0 here"),
         "shell",
         "shell",
     ),
-    "shell nested object": (
-        "failed.schema.json",
-        lambda d: _add_property(d, "usage", {"type": "object"}),
-        "shell",
-        "shell",
-    ),
-    "shell option name": (
-        "failed.schema.json",
-        lambda d: _add_property(d, "help", {"type": "string"}),
+    "shell KIND pattern": (
+        "signal.lark",
+        lambda text: text.replace("KIND: /[A-Z][A-Z0-9_]*/", "KIND: /[A-Z][A-Z0-9_-]*/"),
         "shell",
         "shell",
     ),
@@ -186,7 +189,7 @@ def test_every_emitter_refusal_names_the_source_file_and_the_target(
     tmp_path: Path, case: str
 ) -> None:
     file_name, edit, target, rule = REFUSALS[case]
-    schema, grammar = _with_schema(tmp_path, file_name, edit)
+    schema, grammar = _sources(tmp_path, file_name, edit)
     load_vocabulary(schema, grammar)  # the source is fine for every target but one
     with pytest.raises(SourceError) as refused:
         render_sources(schema, grammar, [target])
