@@ -93,6 +93,17 @@ SCHEMA_CASES: list[tuple[str, Any, Any, list[tuple[str, str, str]]]] = [
         [("field-renamed", B, B), ("field-made-required", B, C), ("constraint-tightened", B, C)],
     ),
     (
+        "two fields claim one old name: the first is the rename",
+        obj({"a": S}),
+        obj(
+            {
+                "b": {**S, "x-bernstein-renamed-from": "a"},
+                "c": {**S, "x-bernstein-renamed-from": "a"},
+            }
+        ),
+        [("field-renamed", B, B), ("field-added-optional", W, C)],
+    ),
+    (
         "stale rename hint is an addition",
         obj({"b": S}),
         obj({"b": S, "c": {**S, "x-bernstein-renamed-from": "a"}}),

@@ -319,6 +319,7 @@ def _names(value: JSONValue) -> set[str]:
 def _renames(old: dict[str, JSONValue], new: dict[str, JSONValue]) -> dict[str, str]:
     """new name -> old name, for hints naming a field OLD had and NEW no longer has."""
     result: dict[str, str] = {}
+    taken: set[str] = set()
     for name, schema in new.items():
         hint = schema.get(RENAMED_FROM) if isinstance(schema, dict) else None
         if (
@@ -326,9 +327,10 @@ def _renames(old: dict[str, JSONValue], new: dict[str, JSONValue]) -> dict[str, 
             and hint in old
             and hint not in new
             and name not in old
-            and hint not in result.values()
+            and hint not in taken
         ):
             result[name] = hint
+            taken.add(hint)
     return result
 
 
