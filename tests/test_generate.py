@@ -361,7 +361,11 @@ def test_a_readme_without_markers_or_outside_a_project_is_never_touched(
 ) -> None:
     readme = project / README_FILE
     readme.write_text(f"# mine\n{START.replace('start', 'begin')}\n")
-    assert _project_generate(project, "--check").returncode == 0
+    checked = _project_generate(project, "--check")
+    assert checked.returncode in (0, 1), checked.stderr
+    assert README_FILE not in checked.stdout
+    assert _project_generate(project).returncode == 0
+    assert readme.read_text() == f"# mine\n{START.replace('start', 'begin')}\n"
     # --out into a folder beside a README that is not a project's: never read.
     elsewhere = tmp_path_factory.mktemp("elsewhere")
     (elsewhere / README_FILE).write_text(f"{START}\nx\n{END}\n")
