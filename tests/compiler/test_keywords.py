@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import jsonschema
 import pytest
 
-from bernstein_signals_toolkit.keywords import KEYWORDS, TARGETS, Support, refusals, support
+from bernstein_signals_toolkit.keywords import (
+    KEYWORDS,
+    REFUSAL_REASONS,
+    TARGETS,
+    Support,
+    keyword_table,
+    refusals,
+    support,
+)
 
 
 def test_every_keyword_jsonschema_knows_has_a_row() -> None:
@@ -45,3 +55,24 @@ def test_annotations_hide_nothing_and_a_nested_id_is_refused() -> None:
         list(refusals({"examples": [{"unevaluatedItems": 1}], "x-y": {"$ref": 1}}, "python")) == []
     )
     assert [word for _, word, _ in refusals({"items": {"$id": "x"}}, "python")] == ["$id"]
+
+
+def test_the_table_has_one_row_per_keyword_with_each_targets_support() -> None:
+    """The Markdown the docs page and the README carry is the table itself, row for row."""
+    lines = keyword_table()
+    header = "| Keyword | " + " | ".join(TARGETS) + " | Note |"
+    rows = lines[lines.index(header) + 2 : -1]
+    assert len(rows) == len(KEYWORDS)
+    for row, (keyword, supports) in zip(rows, KEYWORDS.items(), strict=True):
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[0] == f"`{keyword}`"
+        assert cells[1 : 1 + len(TARGETS)] == [support.value for support in supports]
+        assert cells[-1] == REFUSAL_REASONS.get(keyword, "")
+    assert lines[-1] == ""
+
+
+def test_the_docs_page_and_the_readme_render_the_table_verbatim() -> None:
+    root = Path(__file__).resolve().parents[2]
+    table = "\n".join(keyword_table()).rstrip("\n")
+    assert table in (root / "generated" / "docs" / "vocabulary.md").read_text(encoding="utf-8")
+    assert table in (root / "README.md").read_text(encoding="utf-8")
