@@ -78,10 +78,11 @@ async def test_shell_helpers_of_the_fork(client: LanguageClient) -> None:
 async def test_a_broken_folder_falls_back_with_one_message(
     client: LanguageClient, tmp_path: Path
 ) -> None:
-    client.set_configuration({"vocabulary": str(tmp_path / "missing")}, section=SECTION)
-    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
     uri = "file:///fallback.log"
     _open(client, uri, LOG)
+    assert await _diagnostics(client, uri, 1) == []  # the fork, from the initialization options
+    client.set_configuration({"vocabulary": str(tmp_path / "missing")}, section=SECTION)
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
     assert await _diagnostics(client, uri, 1) == [(0, "BS216"), (1, "BS216")]
     warnings = [m for m in client.messages if m.type == lsp.MessageType.Warning]
     assert len(warnings) == 1
@@ -111,3 +112,30 @@ def test_lsp_refuses_a_broken_vocabulary_before_serving(tmp_path: Path) -> None:
     assert result.stdout == b""
     assert result.stderr.count(b"\n") == 1
     assert b"vocabulary.json" in result.stderr
+
+
+async def test_hover_and_completion_describe_the_fork(client: LanguageClient) -> None:
+    uri = "file:///hover.log"
+    _open(client, uri, f"{LOG}BERNSTEIN:PRO\n")
+    await _diagnostics(client, uri, 1)
+    hover = await client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(0, 12))
+    )
+    assert hover is not None
+    assert isinstance(hover.contents, lsp.MarkupContent)
+    assert "How far the run has got" in hover.contents.value
+    completion = await client.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(3, 13))
+    )
+    assert completion is not None
+    items = completion.items if isinstance(completion, lsp.CompletionList) else completion
+    assert "PROGRESS" in {item.label for item in items}
+    shell = "file:///hover.sh"
+    _open(client, shell, "#!/bin/sh\nbernstein_pro\n", "shellscript")
+    await _diagnostics(client, shell, 1)
+    completion = await client.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(shell), lsp.Position(1, 13))
+    )
+    assert completion is not None
+    items = completion.items if isinstance(completion, lsp.CompletionList) else completion
+    assert [item.label for item in items] == ["bernstein_progress"]

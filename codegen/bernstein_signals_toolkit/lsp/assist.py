@@ -1,4 +1,8 @@
-"""Hover and completion content, from the schemas, for signal lines and helper calls."""
+"""Hover and completion content, from the schemas, for signal lines and helper calls.
+
+The schemas are those of the vocabulary passed in (the server's setting), else
+the built-in one.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,9 @@ from dataclasses import dataclass
 
 from ..emitters.docs import type_expression
 from ..model import Kind, Property
+from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ._shell import Command, commands, render_echo, render_printf
-from .analysis import helper_names, helper_usage, vocabulary
+from .analysis import helper_names, helper_usage
 
 __all__ = ["Completion", "Hover", "completions", "hover"]
 
@@ -45,8 +50,8 @@ class Completion:
     is_function: bool = False
 
 
-def _kinds() -> dict[str, Kind]:
-    return {kind.name: kind for kind in vocabulary().kinds}
+def _kinds(runtime: RuntimeVocabulary) -> dict[str, Kind]:
+    return {kind.name: kind for kind in runtime.model().kinds}
 
 
 def kind_markdown(kind: Kind) -> str:
@@ -156,9 +161,17 @@ def _top_level_key(payload: str, index: int) -> tuple[str, int, int] | None:
 # ---------------------------------------------------------------------------
 
 
-def hover(document: str, line: int, column: int, *, shell: bool) -> Hover | None:
+def hover(
+    document: str,
+    line: int,
+    column: int,
+    *,
+    shell: bool,
+    vocabulary: RuntimeVocabulary | None = None,
+) -> Hover | None:
+    runtime = vocabulary or built_in()
     if shell:
-        found = _helper_hover(document, line, column)
+        found = _helper_hover(document, line, column, runtime)
         if found is not None:
             return found
     spot = _signal_spot(document, line, column, shell)
@@ -167,7 +180,7 @@ def hover(document: str, line: int, column: int, *, shell: bool) -> Hover | None
     head = _HEAD.match(spot.text)
     if head is None:
         return None
-    kind = _kinds().get(head.group(4))
+    kind = _kinds(runtime).get(head.group(4))
     if kind is None:
         return None
     if head.start(4) <= spot.index <= head.end(4):
@@ -185,14 +198,16 @@ def hover(document: str, line: int, column: int, *, shell: bool) -> Hover | None
     return Hover(text, *_range(spot, line, offset + start, offset + end))
 
 
-def _helper_hover(document: str, line: int, column: int) -> Hover | None:
+def _helper_hover(
+    document: str, line: int, column: int, runtime: RuntimeVocabulary
+) -> Hover | None:
     text = _line_at(document, line)
     if text is None:
         return None
     for command in commands(text):
         head = command.words[0]
         if head.start <= column <= head.end and head.literal:
-            usage = helper_usage(head.literal)
+            usage = helper_usage(head.literal, runtime)
             if usage is not None:
                 first, _, rest = usage.partition("\n")
                 call = first.removeprefix("Usage: ")
@@ -206,10 +221,19 @@ def _helper_hover(document: str, line: int, column: int) -> Hover | None:
 # ---------------------------------------------------------------------------
 
 
-def completions(document: str, line: int, column: int, *, shell: bool) -> list[Completion]:
+def completions(
+    document: str,
+    line: int,
+    column: int,
+    *,
+    shell: bool,
+    vocabulary: RuntimeVocabulary | None = None,
+) -> list[Completion]:
+    runtime = vocabulary or built_in()
+    kinds = _kinds(runtime)
     items: list[Completion] = []
     if shell:
-        items += _helper_completions(document, line, column)
+        items += _helper_completions(document, line, column, runtime)
     spot = _signal_spot(document, line, column, shell)
     if spot is None:
         return items
@@ -218,7 +242,7 @@ def completions(document: str, line: int, column: int, *, shell: bool) -> list[C
     if partial is not None:
         start = spot.index - len(partial.group(1))
         where = _range(spot, line, start, spot.index)
-        for kind in _kinds().values():
+        for kind in kinds.values():
             items.append(
                 Completion(
                     kind.name,
@@ -230,7 +254,7 @@ def completions(document: str, line: int, column: int, *, shell: bool) -> list[C
             )
         return items
     head = _HEAD.match(before)
-    payload_kind = _kinds().get(head.group(4)) if head else None
+    payload_kind = kinds.get(head.group(4)) if head else None
     key = _key_position(before)
     if head is None or payload_kind is None or key is None or "{" not in before[head.end() :]:
         return items
@@ -274,7 +298,9 @@ def _typed_word(text: str, column: int) -> int:
     return start
 
 
-def _helper_completions(document: str, line: int, column: int) -> list[Completion]:
+def _helper_completions(
+    document: str, line: int, column: int, runtime: RuntimeVocabulary
+) -> list[Completion]:
     text = _line_at(document, line)
     if text is None:
         return []
@@ -282,7 +308,7 @@ def _helper_completions(document: str, line: int, column: int) -> list[Completio
     start = _typed_word(text, column)
     typed = text[start:column]
     command = _command_at(text, column)
-    names = {f"bernstein_{kind.snake}": kind for kind in vocabulary().kinds}
+    names = {f"bernstein_{kind.snake}": kind for kind in runtime.model().kinds}
     if command is None or command.words[0].start == start:
         if not typed.startswith("b"):
             return []
@@ -290,14 +316,14 @@ def _helper_completions(document: str, line: int, column: int) -> list[Completio
             Completion(
                 name,
                 "shell helper",
-                helper_usage(name) or "",
+                helper_usage(name, runtime) or "",
                 name,
                 line,
                 start,
                 column,
                 is_function=True,
             )
-            for name in helper_names()
+            for name in helper_names(runtime)
             if name.startswith(typed)
         ]
     kind = names.get(command.words[0].literal or "")

@@ -140,7 +140,10 @@ class SignalsLanguageServer(LanguageServer):
         version, text = document.version, document.source
         shell = analysis.is_shell_document(uri, document.language_id, text)
         settings = self.settings
-        findings = await asyncio.to_thread(self._analyse, text, shell, settings)
+        runtime = self.runtime_vocabulary()  # here: a message to the client goes from the loop
+        findings = await asyncio.to_thread(
+            analysis.analyse, text, shell=shell, settings=settings, vocabulary=runtime
+        )
         current = self.workspace.text_documents.get(uri)
         if current is None or current.version != version:
             return  # changed or closed meanwhile; a newer run will publish
@@ -166,12 +169,6 @@ class SignalsLanguageServer(LanguageServer):
             return built_in()
         self._vocabulary_error = None
         return runtime
-
-    def _analyse(
-        self, text: str, shell: bool, settings: analysis.Settings
-    ) -> list[analysis.Finding]:
-        runtime = self.runtime_vocabulary()
-        return analysis.analyse(text, shell=shell, settings=settings, vocabulary=runtime)
 
     def diagnostic(self, uri: str, finding: analysis.Finding) -> lsp.Diagnostic:
         data: dict[str, Any] | None = None
@@ -302,7 +299,11 @@ def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
         uri = params.text_document.uri
         line, column = ls.position(uri, params.position)
         found = assist.hover(
-            ls.workspace.get_text_document(uri).source, line, column, shell=ls.is_shell(uri)
+            ls.workspace.get_text_document(uri).source,
+            line,
+            column,
+            shell=ls.is_shell(uri),
+            vocabulary=ls.runtime_vocabulary(),
         )
         if found is None:
             return None
@@ -319,7 +320,11 @@ def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
         uri = params.text_document.uri
         line, column = ls.position(uri, params.position)
         found = assist.completions(
-            ls.workspace.get_text_document(uri).source, line, column, shell=ls.is_shell(uri)
+            ls.workspace.get_text_document(uri).source,
+            line,
+            column,
+            shell=ls.is_shell(uri),
+            vocabulary=ls.runtime_vocabulary(),
         )
         items = [
             lsp.CompletionItem(
