@@ -60,6 +60,7 @@ The question, plan and reply runtime is left out: it needs the payload types,
 which only datamodel-code-generator writes, and no command takes it from a fork.
 """
 _PACKAGE_PREFIX = "_bernstein_vocabulary_"
+_SOURCE_SUFFIXES = (".schema.json", "vocabulary.json")
 
 
 @dataclass(frozen=True, eq=False)
@@ -218,14 +219,19 @@ def _grammar_for(folder: Path) -> Path:
 def folder_digest(folder: Path) -> str:
     """sha256 of what a compile of ``folder`` reads: its entries' names and bytes, and the grammar.
 
-    Reads the folder once; an unreadable folder or file is a one-line usage error.
+    Only the files the loader reads (``*.schema.json``, ``vocabulary.json``) are
+    read; any other entry counts by its name (the loader refuses it), so a FIFO
+    or a link to a device is never opened. An unreadable folder or file is a
+    one-line usage error.
     """
     digest = hashlib.sha256()
     try:
         entries = sorted(folder.iterdir())
         for entry in entries:
+            if entry.name.startswith("."):
+                continue  # the loader skips these too
             name = entry.name.encode("utf-8", "surrogateescape")
-            if entry.is_file():
+            if entry.name.endswith(_SOURCE_SUFFIXES) and entry.is_file():
                 data = entry.read_bytes()
                 digest.update(b"f%d:%s%d:" % (len(name), name, len(data)) + data)
             else:

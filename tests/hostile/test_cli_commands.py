@@ -195,9 +195,12 @@ def _file(folder: Path, name: bytes, content: bytes) -> bytes:
     options=st.lists(
         st.one_of(
             st.sampled_from([["--lenient"], ["--strict"], ["-"]]),
-            st.tuples(st.sampled_from(["--select", "--ignore", "--max-line-bytes"]), TEXTS).map(
-                list
-            ),
+            st.tuples(
+                st.sampled_from(
+                    ["--select", "--ignore", "--max-line-bytes", "--vocabulary", "--unknown-kinds"]
+                ),
+                TEXTS,
+            ).map(list),
         ),
         max_size=3,
     ),

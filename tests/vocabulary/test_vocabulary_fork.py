@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -214,3 +215,16 @@ def test_a_grammar_beside_the_folder_is_used(tmp_path: Path) -> None:
 def test_unreadable_folder_is_a_toolkit_error(tmp_path: Path) -> None:
     with pytest.raises(ToolkitError, match="not a schema folder"):
         compile_folder(tmp_path / "nowhere")
+
+
+def test_odd_entries_in_the_folder_are_never_opened(tmp_path: Path) -> None:
+    folder = make_fork(tmp_path)
+    os.mkfifo(folder / "pipe.schema")  # would block a reader forever
+    (folder / "zero").symlink_to("/dev/zero")  # would never end
+    name = os.fsencode(folder) + b"/\xff.schema.json"
+    with open(name, "wb") as handle:
+        handle.write(b"{")
+    result = _run("validate", "--vocabulary", str(folder), "-")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr
