@@ -231,7 +231,9 @@ def folder_digest(folder: Path) -> str:
             if entry.name.startswith("."):
                 continue  # the loader skips these too
             name = entry.name.encode("utf-8", "surrogateescape")
-            if entry.name.endswith(_SOURCE_SUFFIXES) and entry.is_file():
+            if entry.name.endswith(_SOURCE_SUFFIXES):
+                if not entry.is_file():  # a FIFO or a device would block or never end
+                    raise UsageError(f"--vocabulary {folder}: {entry.name} is not a regular file")
                 data = entry.read_bytes()
                 digest.update(b"f%d:%s%d:" % (len(name), name, len(data)) + data)
             else:

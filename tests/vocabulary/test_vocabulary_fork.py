@@ -228,3 +228,8 @@ def test_odd_entries_in_the_folder_are_never_opened(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
+    (folder / "vocabulary.json").unlink()
+    (folder / "vocabulary.json").symlink_to("/dev/zero")
+    result = _run("validate", "--vocabulary", str(folder), "-")
+    assert result.returncode == 2
+    assert "vocabulary.json is not a regular file" in result.stderr
