@@ -1,5 +1,8 @@
 """Property: when NEW only loosens OLD, every payload OLD accepts NEW accepts, and diff agrees.
 
+Read backwards (OLD and NEW swapped) the same pair only tightens, and diff
+must call every change compatible for consumers.
+
 OLD is a random kind-like object schema; NEW applies random loosening steps
 to it. Instances are drawn from a pool of JSON values that each field of OLD
 accepts (checked by the ECMA-aware jsonschema oracle), then the oracle must
@@ -10,6 +13,7 @@ producers (adapters on OLD emitting to consumers on NEW).
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from hypothesis import assume, given, settings
@@ -153,14 +157,21 @@ def test_loosening_keeps_old_payloads_valid_and_diff_agrees(
     assert all(producers is Category.COMPATIBLE for _, _, producers in verdicts), verdicts
     if _normal(old) != _normal(new):
         assert changes, "a change went unreported"
+    # Read backwards, the same pair only tightens: orchestrators on the looser side accept it all.
+    backwards = compare_schemas(new, old, where="K", file="k.schema.json")
+    assert all(c.consumers is Category.COMPATIBLE for c in backwards), [
+        (c.rule.id, c.pointer) for c in backwards
+    ]
 
 
 def _normal(schema: Any) -> Any:
-    """Type lists as sorted sets: the order of ``type`` names means nothing."""
+    """Type lists and enums as sorted sets: their order means nothing."""
     if isinstance(schema, dict):
         result = {key: _normal(value) for key, value in schema.items()}
         if "type" in result:
             names = result["type"] if isinstance(result["type"], list) else [result["type"]]
             result["type"] = sorted(set(names))
+        if "enum" in result:  # nor the order or repetition of enum values
+            result["enum"] = sorted({json.dumps(value) for value in result["enum"]})
         return result
     return schema
