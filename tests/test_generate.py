@@ -230,13 +230,25 @@ def test_check_prints_a_truncated_diff_of_each_stale_file(
     # A control character in a stale file is shown escaped, never sent to the terminal.
     assert "    -# edited \\x1b[31mby hand" in lines
     assert "\x1b" not in output
-    docs = rendered["docs/vocabulary.md"].decode().splitlines()
-    full = list(difflib.unified_diff(["stale"], docs, lineterm=""))
+    docs = rendered["docs/vocabulary.md"].decode().split("\n")
+    full = list(difflib.unified_diff(["stale", ""], docs, lineterm=""))
     at = lines.index("stale: docs/vocabulary.md")
     shown = lines[at + 1 : at + 1 + DIFF_LINES]
     assert [line.removeprefix("    ") for line in shown[2:]] == full[2:DIFF_LINES]
     assert lines[at + 1 + DIFF_LINES] == f"    ... {len(full) - DIFF_LINES} more lines"
     assert lines[at + 2 + DIFF_LINES].startswith(("stale: ", "missing: ", "orphaned: "))
+
+
+def test_check_shows_line_endings_in_the_diff(
+    current: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that differs only in line endings shows the \\r, escaped, in its diff."""
+    kinds = current / "python/bernstein_signals/kinds.py"
+    kinds.write_bytes(kinds.read_bytes().replace(b"\n", b"\r\n", 1))
+    status, output = _check(current, capsys)
+    assert status == 1
+    assert "\\x0d" in output
+    assert "\r" not in output
 
 
 def test_unchanged_files_are_not_rewritten(

@@ -99,14 +99,15 @@ def _diff(path: str, found: bytes, wanted: bytes) -> tuple[str, ...]:
     """A unified diff of a stale file, every line escaped to one line of text."""
     if len(found) > _DIFF_BYTES or len(wanted) > _DIFF_BYTES:
         return (f"({len(found)} bytes found, {len(wanted)} generated: too large to diff)",)
+    # Lines end at "\n" only, as in the files: a "\r" or U+2028 shows up escaped in its line.
     lines = difflib.unified_diff(
-        found.decode("utf-8", "replace").splitlines(),
-        wanted.decode("utf-8", "replace").splitlines(),
+        found.decode("utf-8", "replace").split("\n"),
+        wanted.decode("utf-8", "replace").split("\n"),
         f"{path} (found)",
         f"{path} (generated)",
         lineterm="",
     )
-    return tuple(one_line(line) for line in lines) or ("(only line endings differ)",)
+    return tuple(one_line(line) for line in lines) or ("(no line differs as text)",)
 
 
 def _normalise(text: str) -> bytes:
