@@ -109,6 +109,24 @@ SCHEMA_CASES: list[tuple[str, Any, Any, list[tuple[str, str, str]]]] = [
         obj({"b": S, "c": {**S, "x-bernstein-renamed-from": "a"}}),
         [("field-added-optional", W, C)],
     ),
+    (
+        "required fields reordered",
+        obj({"a": S, "b": S}, ("a", "b")),
+        obj({"a": S, "b": S}, ("b", "a")),
+        [("field-order-changed", W, C)],
+    ),
+    (
+        "a required field inserted before the others is not a reorder",
+        obj({"a": S, "b": S}, ("a", "b")),
+        obj({"a": S, "b": S, "c": S}, ("c", "a", "b")),
+        [("field-added-required", B, C)],
+    ),
+    (
+        "a renamed field keeps its place",
+        obj({"a": S, "b": S}, ("a", "b")),
+        obj({"z": {**S, "x-bernstein-renamed-from": "a"}, "b": S}, ("z", "b")),
+        [("field-renamed", B, B)],
+    ),
     ("made required", obj({"a": S}), obj({"a": S}, ("a",)), [("field-made-required", B, C)]),
     ("made optional", obj({"a": S}, ("a",)), obj({"a": S}), [("field-made-optional", C, B)]),
     (

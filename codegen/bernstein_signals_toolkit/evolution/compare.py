@@ -254,9 +254,24 @@ class _Walk:
                 self._required(name, name in old_required, name in new_required, at)
                 self.node(old_props[name], new_props[name], at)
         self._bare_required(old_props, new_props, old_required, new_required, pointer)
+        if not pointer:  # the document's own required list orders the helpers' arguments
+            self._order(old.get("required"), new.get("required"), renamed)
         before = old.get("additionalProperties", True)
         after = new.get("additionalProperties", True)
         self.node(before, after, _step(pointer, "additionalProperties"))
+
+    def _order(self, before: JSONValue, after: JSONValue, renamed: dict[str, str]) -> None:
+        if not isinstance(before, list) or not isinstance(after, list):
+            return
+        old_names = {renamed.get(name, name) for name in after}
+        kept_old = [name for name in before if name in old_names]
+        kept_new = [renamed.get(name, name) for name in after if renamed.get(name, name) in before]
+        if kept_old != kept_new:
+            self._emit(
+                "field-order-changed",
+                "/required",
+                f"required fields reordered: {_show(before)} -> {_show(after)}",
+            )
 
     def _added(self, name: str, required: bool, old: dict[str, Any], at: str) -> None:
         model = _content_model(old)

@@ -245,6 +245,16 @@ RULES: Final[tuple[Rule, ...]] = (
         False,
         _CONFLUENT_SAME + "; buf: FIELD_SAME_CARDINALITY / FIELD_SAME_LABEL",
     ),
+    Rule(
+        "field-order-changed",
+        "required fields reordered (the shell helpers take them positionally in that order)",
+        _W,
+        _C,
+        False,
+        "not a wire change for any anchor; buf's FILE/PACKAGE categories would flag the"
+        " generated code. Deployed adapters are unaffected; a wrapper script that upgrades"
+        " its helpers must reorder its arguments",
+    ),
     # types and constraints (at any depth)
     Rule(
         "type-narrowed",
