@@ -499,8 +499,83 @@ def _drive_lsp(pieces: list[bytes], initialize: bool) -> None:
     _check_lsp(outcome)
 
 
+_SCHEMA_FILES = sorted(path.name for path in (ROOT / "schema").glob("*.json"))
+
+
+def _hostile_folder(folder: Path, replaced: str | None, content: bytes) -> bytes:
+    """A copy of schema/ with one file (if any) replaced by ``content``."""
+    target = os.path.join(os.fsencode(folder), b"schema")
+    os.mkdir(target)
+    for name in _SCHEMA_FILES:
+        data = content if name == replaced else (ROOT / "schema" / name).read_bytes()
+        with open(os.path.join(target, os.fsencode(name)), "wb") as handle:
+            handle.write(data)
+    return target
+
+
+_SIDES = st.one_of(
+    st.just("schema"),
+    st.just("hostile"),
+    TEXTS,
+    TEXTS.map(lambda ref: "git:" + ref),
+    st.sampled_from(["git:HEAD", "git:HEAD~1", "git:", "git:-x", "git:HEAD:schema"]),
+)
+
+
+@_EXAMPLES
+@given(
+    old=_SIDES,
+    new=_SIDES,
+    replaced=st.sampled_from([None, *_SCHEMA_FILES]),
+    content=STREAMS,
+    format=st.sampled_from(["text", "json", "sarif", "github", "markdown"]),
+    flags=st.lists(st.sampled_from(["--allow-no-baseline", "--rules"]), max_size=2),
+)
+@example(
+    old="schema", new="hostile", replaced="vocabulary.json", content=b"{", format="json", flags=[]
+)
+def _drive_diff(
+    *, old: str, new: str, replaced: str | None, content: bytes, format: str, flags: list[str]
+) -> None:
+    with _scratch() as folder:
+        hostile = _hostile_folder(folder, replaced, content)
+        sides = [
+            hostile if side == "hostile" else str(ROOT / "schema") if side == "schema" else side
+            for side in (old, new)
+        ]
+        outcome = _in_process(["diff", "--format", format, *flags, *sides])
+    _check(outcome)
+
+
+@settings(_EXAMPLES, max_examples=10)
+@given(
+    name=NAMES,
+    occupied=st.sampled_from(["free", "file", "link", "fifo", "package-file", "package-link"]),
+    check=st.booleans(),
+)
+def _drive_vendor(name: bytes, occupied: str, check: bool) -> None:
+    with _scratch() as folder:
+        target = os.path.join(os.fsencode(folder), name)
+        package = os.path.join(target, b"bernstein_signals")
+        if occupied == "file":
+            _file(folder, name, b"in the way")
+        elif occupied == "link":
+            os.symlink(b"/nonexistent/elsewhere", target)
+        elif occupied == "fifo":
+            os.mkfifo(target)
+        elif occupied == "package-file":
+            os.mkdir(target)
+            with open(package, "wb") as handle:
+                handle.write(b"in the way")
+        elif occupied == "package-link":
+            os.mkdir(target)
+            os.symlink(b"/nonexistent/elsewhere", package)
+        _check(_in_process(["vendor", *(["--check"] if check else []), target]))
+
+
 DRIVERS: dict[str, Callable[[], Any]] = {
     "conform": _drive_conform,
+    "diff": _drive_diff,
     "emit": _drive_emit,
     "generate": _drive_generate,
     "lsp": _drive_lsp,
@@ -508,6 +583,7 @@ DRIVERS: dict[str, Callable[[], Any]] = {
     "schema": _drive_schema,
     "shell": _drive_shell,
     "validate": _drive_validate_all,
+    "vendor": _drive_vendor,
     "wrap": _drive_wrap,
 }
 
