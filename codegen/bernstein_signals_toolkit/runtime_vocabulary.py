@@ -23,6 +23,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -34,7 +35,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from bernstein_signals import AnySignal, PayloadError, SignalRecord
 
-from .errors import UsageError
+from .errors import UsageError, one_line
 from .sources import GRAMMAR_FILE, packaged_sources
 
 if TYPE_CHECKING:
@@ -96,8 +97,11 @@ class RuntimeVocabulary:
 
     def describe(self) -> str:
         """How messages name it: ``vocabulary 1.0.0`` (and the folder when not built in)."""
-        where = "" if self.origin == "built-in" else f" from {self.origin}"
-        return f"vocabulary {self.version}{where}"
+        if self.origin == "built-in":
+            return f"vocabulary {self.version}"
+        # Messages are one line of text: the folder's name may hold any byte.
+        shown = one_line(os.fsencode(self.origin).decode("utf-8", "backslashreplace"))
+        return f"vocabulary {self.version} from {shown}"
 
     def parse_signal(
         self, line: str, *, lenient: bool = False, unknown_kinds: bool = False

@@ -233,3 +233,20 @@ def test_odd_entries_in_the_folder_are_never_opened(tmp_path: Path) -> None:
     result = _run("validate", "--vocabulary", str(folder), "-")
     assert result.returncode == 2
     assert "vocabulary.json is not a regular file" in result.stderr
+
+
+def test_a_folder_name_with_a_line_break_or_bad_bytes_stays_in_one_line(tmp_path: Path) -> None:
+    root = os.path.join(os.fsencode(tmp_path), b"a\nb\xff")
+    os.mkdir(root)
+    folder = make_fork(Path(os.fsdecode(root)))
+    result = subprocess.run(
+        [*CLI, "validate", "--vocabulary", os.fsencode(folder), "-"],
+        input=b"BERNSTEIN:NOPE {}\nBERNSTEIN:COMPLETED\n",
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0
+    (line,) = result.stdout.decode().splitlines()
+    assert "BS216" in line
+    assert "a\\x0ab\\xff" in line
