@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bernstein_signals import format_signal
+from bernstein_signals_toolkit.emitters import shell as shell_emitter
 from bernstein_signals_toolkit.emitters.shell import SHELLS as SUPPORTED_SHELLS
+from bernstein_signals_toolkit.load import load_vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"
@@ -54,11 +58,12 @@ def run(
     locale: str = UTF8,
     path: str | None = None,
     timeout: float = 60,
+    library: Path = LIBRARY,
 ) -> Result:
-    """Run ``body`` after sourcing the library, with ``args`` as "$@"."""
+    """Run ``body`` after sourcing ``library`` (the generated one), with ``args`` as "$@"."""
     script = f'. "$BSIG_LIB"\n{body}\n'
     env = {
-        "BSIG_LIB": str(LIBRARY),
+        "BSIG_LIB": str(library),
         "PATH": os.environ.get("PATH", "") if path is None else path,
         "HOME": os.environ.get("HOME", "/tmp"),
         "LC_ALL": locale,
@@ -85,3 +90,41 @@ def reference_format(kind: str, payload: dict[str, object] | None = None) -> byt
         return f"BERNSTEIN:{kind}".encode()
     body = format_signal("COMPLETED", payload, validate=False).removeprefix("BERNSTEIN:COMPLETED ")
     return f"BERNSTEIN:{kind} {body}".encode()
+
+
+GRAMMAR = ROOT / "grammar" / "signal.lark"
+
+
+def kind_schema(
+    kind: str,
+    properties: Mapping[str, object],
+    required: Sequence[str] = (),
+    **keywords: object,
+) -> dict[str, object]:
+    """A kind schema for a temporary vocabulary (``keywords`` add kind-level rules)."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://example.invalid/{kind.lower()}.schema.json",
+        "title": kind,
+        "description": f"A test kind {kind}.",
+        "type": "object",
+        "x-bernstein-kind": kind,
+        "x-bernstein-terminal": False,
+        "required": list(required),
+        "properties": dict(properties),
+        "examples": [],
+        **keywords,
+    }
+
+
+def temporary_library(folder: Path, *schemas: dict[str, object]) -> Path:
+    """The shell library for the built-in vocabulary plus ``schemas``, written under ``folder``."""
+    schema_dir = folder / "schema"
+    shutil.copytree(ROOT / "schema", schema_dir, dirs_exist_ok=True)
+    for schema in schemas:
+        name = f"{str(schema['x-bernstein-kind']).lower()}.schema.json"
+        (schema_dir / name).write_text(json.dumps(schema), encoding="utf-8")
+    vocabulary = load_vocabulary(schema_dir, GRAMMAR)
+    library = folder / "bernstein-signals.sh"
+    library.write_text(shell_emitter.emit(vocabulary)[shell_emitter.LIBRARY], encoding="utf-8")
+    return library

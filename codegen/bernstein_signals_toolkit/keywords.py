@@ -72,17 +72,17 @@ KEYWORDS: Final[dict[str, tuple[Support, Support]]] = {
     "contentSchema": (_A, _A),
     # any instance
     "type": (_C, _C),
-    "enum": (_C, _R),
-    "const": (_C, _R),
+    "enum": (_C, _C),
+    "const": (_C, _C),
     # numbers
-    "minimum": (_C, _R),
-    "maximum": (_C, _R),
-    "exclusiveMinimum": (_C, _R),
-    "exclusiveMaximum": (_C, _R),
-    "multipleOf": (_C, _R),
+    "minimum": (_C, _C),
+    "maximum": (_C, _C),
+    "exclusiveMinimum": (_C, _C),
+    "exclusiveMaximum": (_C, _C),
+    "multipleOf": (_C, _C),
     # strings
     "minLength": (_C, _C),
-    "maxLength": (_C, _R),
+    "maxLength": (_C, _C),
     "pattern": (_C, _C),
     # arrays
     "items": (_C, _C),
@@ -114,7 +114,11 @@ KEYWORDS: Final[dict[str, tuple[Support, Support]]] = {
     "then": (_C, _R),
     "else": (_C, _R),
 }
-"""keyword -> (python, shell). The shell column is what shell arguments can carry."""
+"""keyword -> (python, shell). The shell column is what shell arguments can carry:
+a field whose schema uses a keyword the shell refuses is left out of its kind's
+shell helper (``bernstein_emit`` still reaches it), and so is a field whose
+value the shell cannot check faithfully (a number type, a pattern other than the
+``.sdd/`` path rule, a multipleOf that is not a whole number up to 10^9)."""
 
 REFUSAL_REASONS: Final[dict[str, str]] = {
     "$anchor": "only local '#/$defs/...' references are compiled",
@@ -186,7 +190,9 @@ def keyword_table() -> list[str]:
         "What each target does with each JSON Schema 2020-12 keyword, at any depth of a kind"
         " schema or the reply schema: *compiled* is enforced, *annotation* is accepted and"
         " ignored, *refused* stops `generate` with a one-line error naming the file, the JSON"
-        " pointer, the keyword and the target (exit status 2). A keyword not listed is refused;"
+        " pointer, the keyword and the target (exit status 2); in the shell column, refused"
+        " means the field is left out of its kind's shell helper instead (bernstein_emit still"
+        " reaches it). A keyword not listed is refused;"
         f" keywords starting with `{EXTENSION_PREFIX}` are annotations. `{MESSAGE_KEYWORD}`"
         " gives a plain message for the rules of its subschema: a string for all of them, or"
         " an object from keyword (or `required`, for the member's absence) to message. The"

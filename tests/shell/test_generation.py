@@ -1,4 +1,4 @@
-"""The shell emitter: generated from the schemas, refusing what it cannot enforce."""
+"""The shell emitter: generated from the schemas; a field it cannot check stays Python-only."""
 
 from __future__ import annotations
 
@@ -130,33 +130,41 @@ def test_annotations_are_accepted_as_python_accepts_them(
 
 
 @pytest.mark.parametrize(
-    ("subschema", "message"),
+    ("subschema", "reason"),
     [
-        ({"type": "string", "pattern": "^[a-z]+$"}, "'pattern'"),
-        ({"type": "string", "maxLength": 3}, "'maxLength'"),
-        ({"type": "string", "minLength": 2}, "'minLength'"),
-        ({"type": "string", "enum": ["a"]}, "'enum'"),
-        ({"type": "number"}, "cannot be a shell argument"),
-        ({"type": "object"}, "cannot be a shell argument"),
-        ({"type": "array", "items": {"type": "string", "maxLength": 9}}, "'maxLength'"),
-        ({"type": "array", "items": {"type": "object"}}, "cannot be a shell argument"),
+        ({"type": "string", "pattern": "^[a-z]+$"}, "pattern '^[a-z]+$' has no shell translation"),
+        ({"type": "number"}, "type ['number'] is not a string, integer or boolean"),
+        ({"type": "object"}, "type ['object'] is not a string, integer or boolean"),
+        ({"type": ["string", "integer"]}, "is not a string, integer or boolean"),
+        ({"type": "integer", "multipleOf": 0.5}, "multipleOf 0.5 is not a whole number"),
+        ({"type": "string", "enum": [1, 2]}, "no enum value can be a string argument"),
+        ({"type": "array"}, "an array without an 'items' schema"),
+        ({"type": "array", "items": {"type": "object"}}, "is not a string, integer or boolean"),
         ({"type": "array", "items": {"type": "string"}, "contains": {"const": "a"}}, "'contains'"),
+        ({"type": "string", "allOf": [{"minLength": 1}]}, "'allOf' at / is not compiled"),
     ],
 )
-def test_the_emitter_refuses_what_it_cannot_enforce(
-    tmp_path: Path, subschema: dict[str, object], message: str
+def test_a_field_the_shell_cannot_check_is_python_only(
+    tmp_path: Path, subschema: dict[str, object], reason: str
 ) -> None:
-    properties = {"field": {"description": "A field.", **subschema}}
+    """Left out of the helper's options (--help says why); the vocabulary still generates."""
+    properties = {
+        "field": {"description": "A field.", **subschema},
+        "other": {"description": "Another.", "type": "string", "maxLength": 2},
+    }
     schema_dir = _vocabulary(tmp_path, "NEW_KIND", properties, [])
     vocabulary = load_vocabulary(schema_dir, ROOT / "grammar/signal.lark")
-    with pytest.raises(SourceError) as raised:
-        shell_emitter.emit(vocabulary)
-    assert raised.value.path == "new_kind.schema.json"
-    assert raised.value.rule == "shell"
-    assert message in str(raised.value)
+    library = shell_emitter.emit(vocabulary)[shell_emitter.LIBRARY]
+    assert "        --other)\n" in library
+    assert "        --field)\n" not in library
+    help_text = shell_emitter.help_texts(vocabulary)["bernstein_new_kind"]
+    python_only = " ".join(help_text.split("Python-only fields (not options here):")[1].split())
+    assert python_only.startswith("field ")
+    assert reason in python_only
 
 
 def test_a_property_named_help_is_refused(tmp_path: Path) -> None:
+    """A name clash with every helper's --help, refused like the Python binding's own names."""
     schema_dir = _vocabulary(
         tmp_path, "NEW_KIND", {"help": {"description": "x", "type": "string"}}, []
     )

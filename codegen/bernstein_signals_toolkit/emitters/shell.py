@@ -1,25 +1,33 @@
 """The shell library, ``shell/bernstein-signals.sh``: fixed helpers plus one function per kind.
 
 The fixed part is the template ``templates/shell/bernstein-signals.sh``. Each kind's
-function is generated here from its schema: required fields are positional in
-``required`` order, the others are ``--<property> VALUE`` options (an array repeats
-its option), and every schema keyword that constrains a value becomes a check
-in shell. A keyword this emitter cannot enforce in shell is a SourceError, so a
-new schema can never silently lose a check.
+function is generated here from its schema: required scalars are positional in
+``required`` order, the other fields are ``--<property> VALUE`` options (an array
+repeats its option; a required array with no item is ``[]``), and every keyword
+that constrains a value becomes a check in shell. What the shell compiles is the
+``shell`` column of ``keywords.KEYWORDS``; a field whose schema uses anything else,
+or a value the shell cannot check faithfully, is left out of the helper's options
+(its ``--help`` names it; ``bernstein_emit`` reaches it), so no check is ever
+silently lost and no field refuses the whole vocabulary. A kind whose helper could
+not build a valid payload (a required field left out, a kind-level rule the shell
+refuses) gets a helper that says so and fails, and nothing else changes.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import re
 import sys
 import textwrap
 from dataclasses import dataclass
+from fractions import Fraction
 from types import ModuleType
+from typing import TypeGuard
 
 from ..errors import SourceError
-from ..keywords import MESSAGE_KEYWORD, Support, support
+from ..keywords import MESSAGE_KEYWORD, Support, refusals, support
 from ..model import JSONValue, Kind, Property, Vocabulary
 from ..names import IDENTIFIER_KIND, check_shell_names, check_vocabulary
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
@@ -60,15 +68,29 @@ _QUIET_ENTRY = (
 _PLAIN_ENTRY = "  { _bsig_enter; } 2>/dev/null"
 """Entry lines: the trace of entering goes to /dev/null, then nothing is traced."""
 
-_SCALARS = {"string", "integer", "boolean"}
+_SCALARS = ("string", "integer", "boolean")
 _RESERVED_OPTIONS = frozenset({"help"})
+_MAX_DIVISOR = 10**9
+"""The largest multipleOf the shell checks (``_bsig_int_mod``: nine digits a step in 64 bits)."""
+_NUMERIC = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
+_STRING = ("minLength", "maxLength", "pattern")
+_ARRAY = ("items", "minItems", "maxItems", "uniqueItems")
+_OBJECT = ("properties", "required", "additionalProperties")
+"""Keywords that constrain only values of one JSON type: a no-op on a field of another type."""
+_BUILT = {"type", "enum", "const", *_NUMERIC, *_STRING, *_ARRAY, *_OBJECT}
+"""Every keyword this module compiles when the table says the shell compiles it."""
 
 
 @dataclass(frozen=True)
 class _Check:
-    test: str
-    """A shell command with ``{v}`` for the quoted value; status 0 when the value is fine."""
+    head: str
+    """The shell command before the value (``_bsig_len_ge``)."""
+    tail: str
+    """What follows the value: further arguments, each a quoted word or a number."""
     message: str
+
+    def render(self, value: str) -> str:
+        return f"{self.head} {value}{self.tail}"
 
 
 @dataclass(frozen=True)
@@ -79,7 +101,7 @@ class _Field:
     checks: tuple[_Check, ...]
     """Checks on the value (on each item, for an array)."""
     array_checks: tuple[_Check, ...]
-    """Checks on the whole array, with ``{n}`` for the item count; empty for scalars."""
+    """Checks on the item count of an array; empty for scalars."""
     unique: bool = False
     """An array whose items must differ (uniqueItems)."""
 
@@ -91,9 +113,27 @@ class _Field:
     def is_set(self) -> str:
         return f"_bsig_s_{self.prop.name}"
 
+    @property
+    def positional(self) -> bool:
+        """Required scalars are positional; arrays are repeated options, required or not."""
+        return self.prop.required and not self.prop.is_array
 
-def _refuse(kind: Kind, prop: str, message: str) -> SourceError:
-    return SourceError(kind.file_name, "shell", f"property {prop!r}: {message}")
+
+@dataclass(frozen=True)
+class _PythonOnly(Exception):
+    """A field the shell cannot carry: the kind's helper leaves it out."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a kind's helper carries, what it leaves to bernstein_emit, and whether it exists."""
+
+    fields: tuple[_Field, ...]
+    python_only: tuple[tuple[Property, str], ...]
+    unavailable: str
+    """Why the helper cannot build a valid payload ('' when it can)."""
 
 
 def _message(schema: dict[str, JSONValue], keyword: str, default: str) -> str:
@@ -104,76 +144,159 @@ def _message(schema: dict[str, JSONValue], keyword: str, default: str) -> str:
     return given if isinstance(given, str) and given.strip() else default
 
 
-def _scalar_checks(kind: Kind, name: str, schema: dict[str, JSONValue]) -> list[_Check]:
+def _is_number(value: JSONValue) -> TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _choice(value: JSONValue, scalar: str) -> str | None:
+    """``value`` as the shell argument that gives it, if a ``scalar`` argument can."""
+    if scalar == "string":
+        return value if isinstance(value, str) and "\0" not in value else None
+    if scalar == "boolean":
+        return ("false", "true")[value] if isinstance(value, bool) else None
+    if _is_number(value) and math.isfinite(value) and value == int(value):
+        return str(int(value))
+    return None
+
+
+def _choices(schema: dict[str, JSONValue], keyword: str, scalar: str) -> _Check:
+    values = schema[keyword]
+    listed = values if keyword == "enum" and isinstance(values, list) else [values]
+    words = [word for value in listed if (word := _choice(value, scalar)) is not None]
+    if not words:
+        raise _PythonOnly(f"no {keyword} value can be a {scalar} argument")
+    shown = ", ".join(json.dumps(value, ensure_ascii=False) for value in listed)
+    default = f"must be {shown}" if keyword == "const" else f"must be one of {shown}"
+    tail = "".join(f" {_quote(word)}" for word in dict.fromkeys(words))
+    return _Check("_bsig_in", tail, _message(schema, keyword, default))
+
+
+def _bound(keyword: str, value: JSONValue) -> tuple[str, int]:
+    """The inclusive integer bound a number keyword sets on an integer: (test, bound)."""
+    if not _is_number(value) or not math.isfinite(value):
+        raise _PythonOnly(f"{keyword} {value!r} is not a finite number")
+    exact = Fraction(value)
+    if keyword == "minimum":
+        return "_bsig_int_ge", math.ceil(exact)
+    if keyword == "exclusiveMinimum":
+        return "_bsig_int_ge", math.floor(exact) + 1
+    if keyword == "maximum":
+        return "_bsig_int_le", math.floor(exact)
+    return "_bsig_int_le", math.ceil(exact) - 1
+
+
+_BOUND_WORDS = {
+    "minimum": "at least",
+    "exclusiveMinimum": "greater than",
+    "maximum": "at most",
+    "exclusiveMaximum": "less than",
+}
+
+
+def _value_checks(schema: dict[str, JSONValue], scalar: str) -> list[_Check]:
+    """Checks on one shell argument holding a ``scalar`` value under ``schema``."""
     checks = []
+    if scalar == "integer":
+        checks.append(_Check("_bsig_is_int", "", _message(schema, "type", "must be an integer")))
+    elif scalar == "boolean":
+        checks.append(
+            _Check("_bsig_is_bool", "", _message(schema, "type", "must be true or false"))
+        )
     for key, value in schema.items():
-        if key == "type" or support(key, "shell") is Support.ANNOTATION:
-            continue
-        if key == "minLength" and value in (0, 1):
-            if value == 1:
-                checks.append(_Check("[ -n {v} ]", _message(schema, key, "must not be empty")))
-        elif key == "pattern" and value in _KNOWN_PATTERNS:
-            message = _message(schema, key, f"must match the pattern {value}")
-            checks.append(_Check(_KNOWN_PATTERNS[value], message))
-        else:
-            raise _refuse(
-                kind,
-                name,
-                f"the shell emitter cannot enforce {key!r}={value!r}"
-                " (it knows minLength 0 or 1 and the .sdd/ path pattern)",
+        if key in ("enum", "const"):
+            checks.append(_choices(schema, key, scalar))
+        elif scalar == "integer" and key in _BOUND_WORDS:
+            test, bound = _bound(key, value)
+            shown = json.dumps(value)
+            message = _message(schema, key, f"must be {_BOUND_WORDS[key]} {shown}")
+            checks.append(_Check(test, f" {bound}", message))
+        elif scalar == "integer" and key == "multipleOf":
+            if not _is_number(value) or value != int(value) or not 0 < value <= _MAX_DIVISOR:
+                raise _PythonOnly(
+                    f"multipleOf {value!r} is not a whole number up to {_MAX_DIVISOR}"
+                )
+            message = _message(schema, key, f"must be a multiple of {json.dumps(value)}")
+            checks.append(_Check("_bsig_int_mod", f" {int(value)}", message))
+        elif scalar == "string" and key in ("minLength", "maxLength") and isinstance(value, int):
+            test, word = (
+                ("_bsig_len_ge", "at least") if key == "minLength" else ("_bsig_len_le", "at most")
             )
+            default = f"must be {word} {value} character(s) long"
+            if key == "minLength" and value == 1:
+                default = "must not be empty"
+            if (key, value) != ("minLength", 0):
+                checks.append(_Check(test, f" {value}", _message(schema, key, default)))
+        elif scalar == "string" and key == "pattern":
+            if value != SDD_PATH_PATTERN:
+                raise _PythonOnly(f"pattern {value!r} has no shell translation")
+            message = _message(schema, key, f"must match the pattern {value}")
+            checks.append(_Check("_bsig_is_sdd_path", "", message))
     return checks
 
 
-def _scalar_type(kind: Kind, name: str, types: list[str]) -> str:
+def _scalar_type(types: list[str]) -> str:
     concrete = [t for t in types if t != "null"]
     if len(concrete) != 1 or concrete[0] not in _SCALARS:
-        raise _refuse(
-            kind, name, f"type {types} cannot be a shell argument (string, integer or boolean)"
-        )
+        raise _PythonOnly(f"type {types} is not a string, integer or boolean")
     return concrete[0]
 
 
-def _type_checks(scalar: str) -> list[_Check]:
-    if scalar == "integer":
-        return [_Check("_bsig_is_int {v}", "must be an integer")]
-    if scalar == "boolean":
-        return [_Check("_bsig_is_bool {v}", "must be true or false")]
-    return []
-
-
-def _field(kind: Kind, prop: Property) -> _Field:
-    if prop.name in _RESERVED_OPTIONS:
-        raise _refuse(kind, prop.name, f"--{prop.name} is reserved by every shell function")
+def _field(prop: Property) -> _Field:
+    """The shell option or argument for ``prop``, or _PythonOnly saying why it has none."""
     schema = prop.schema
-    types = [t for t in prop.types if t != "null"]
+    for pointer, keyword, _why in refusals(schema, "shell"):
+        raise _PythonOnly(f"{keyword!r} at {pointer} is not compiled for the shell")
+    unbuilt = sorted(
+        key for key in schema if support(key, "shell") is Support.COMPILED and key not in _BUILT
+    )
+    if unbuilt:  # never silently dropped: tests keep _BUILT equal to the table's column
+        raise _PythonOnly(f"the shell emitter does not build {unbuilt[0]!r}")
     if not prop.is_array:
-        scalar = _scalar_type(kind, prop.name, list(prop.types))
-        checks = _type_checks(scalar) + _scalar_checks(kind, prop.name, schema)
-        return _Field(prop, scalar, tuple(checks), ())
-    if len(types) != 1:
-        raise _refuse(kind, prop.name, f"type {list(prop.types)} mixes an array with a scalar")
-    if prop.required:
-        raise _refuse(kind, prop.name, "a required array cannot be a positional argument")
-    items = schema.pop("items", None)
+        scalar = _scalar_type(list(prop.types))
+        return _Field(prop, scalar, tuple(_value_checks(schema, scalar)), ())
+    if len([t for t in prop.types if t != "null"]) != 1:
+        raise _PythonOnly(f"type {list(prop.types)} mixes an array with another type")
+    if "enum" in schema or "const" in schema:
+        raise _PythonOnly("enum or const of whole arrays")
+    items = schema.get("items")
     if not isinstance(items, dict):
-        raise _refuse(kind, prop.name, "an array needs an 'items' schema")
-    scalar = _scalar_type(kind, f"{prop.name}[]", [items.pop("type", "")])
-    item_checks = _type_checks(scalar) + _scalar_checks(kind, f"{prop.name}[]", items)
+        raise _PythonOnly("an array without an 'items' schema")
+    item_type = items.get("type")
+    scalar = _scalar_type([item_type] if isinstance(item_type, str) else ["(none)"])
     array_checks = []
-    for key, value in schema.items():
-        if key == "type" or support(key, "shell") is Support.ANNOTATION:
-            continue
-        if key == "minItems" and isinstance(value, int):
-            array_checks.append(_Check(f"[ {{n}} -ge {value} ]", f"needs at least {value} item(s)"))
-        elif key == "maxItems" and isinstance(value, int):
-            array_checks.append(_Check(f"[ {{n}} -le {value} ]", f"takes at most {value} item(s)"))
-        elif key == "uniqueItems" and isinstance(value, bool):
-            pass  # checked as each item arrives
-        else:
-            raise _refuse(kind, prop.name, f"the shell emitter cannot enforce {key!r}={value!r}")
+    for key, word in (("minItems", "needs at least"), ("maxItems", "takes at most")):
+        count = schema.get(key)
+        if isinstance(count, int) and not isinstance(count, bool):
+            test = "_bsig_int_ge" if key == "minItems" else "_bsig_int_le"
+            message = _message(schema, key, f"{word} {count} item(s)")
+            array_checks.append(_Check(test, f" {count}", message))
     unique = schema.get("uniqueItems") is True
-    return _Field(prop, scalar, tuple(item_checks), tuple(array_checks), unique)
+    return _Field(prop, scalar, tuple(_value_checks(items, scalar)), tuple(array_checks), unique)
+
+
+def _unavailable(kind: Kind) -> str:
+    """Why no shell helper can build a valid payload of ``kind`` ('' when one can)."""
+    # Kind-level rules other than the members: the helper writes only declared
+    # members, so additionalProperties holds whatever it says.
+    rest = {k: v for k, v in kind.schema.items() if k not in ("properties", "additionalProperties")}
+    for pointer, keyword, _why in refusals(rest, "shell"):
+        return f"the kind's {keyword!r} (at {pointer}) is not compiled for the shell"
+    return ""
+
+
+def _plan(kind: Kind) -> _Plan:
+    fields: list[_Field] = []
+    python_only: list[tuple[Property, str]] = []
+    for prop in kind.properties:
+        try:
+            fields.append(_field(prop))
+        except _PythonOnly as exc:
+            python_only.append((prop, exc.reason))
+    unavailable = _unavailable(kind)
+    missing = [prop.name for prop, _ in python_only if prop.required]
+    if missing and not unavailable:
+        unavailable = f"required field(s) {', '.join(missing)} cannot be shell arguments"
+    return _Plan(tuple(fields), tuple(python_only), unavailable)
 
 
 _quote = shell_single_quoted
@@ -189,40 +312,70 @@ def _metavar(prop: Property) -> str:
     return prop.name.upper()
 
 
-def _usage(kind: Kind, fields: list[_Field]) -> str:
+def _positional(kind: Kind, plan: _Plan) -> list[_Field]:
+    """The positional arguments, in the schema's ``required`` order."""
+    by_name = {field.prop.name: field for field in plan.fields if field.positional}
+    return [by_name[name] for name in kind.required if name in by_name]
+
+
+def _usage(kind: Kind, plan: _Plan) -> str:
     words = [f"bernstein_{kind.snake}"]
-    words += [_metavar(kind.property(name)) for name in kind.required]
-    for field in fields:
-        if not field.prop.required:
-            option = f"[--{field.prop.name} VALUE]"
-            words.append(option + ("..." if field.prop.is_array else ""))
+    if plan.unavailable:
+        return " ".join([*words, "--help"])
+    words += [_metavar(field.prop) for field in _positional(kind, plan)]
+    for field in plan.fields:
+        if field.positional:
+            continue
+        option = f"--{field.prop.name} VALUE"
+        if field.prop.is_array:
+            words.append(f"{option}..." if field.prop.required else f"[{option}]...")
+        else:
+            words.append(f"[{option}]")
     return " ".join(words)
 
 
-def _help_text(kind: Kind, fields: list[_Field]) -> str:
-    lines = [f"Usage: {_usage(kind, fields)}", ""]
+_EMIT_NOTE = (
+    "bernstein_emit {kind} key=value key:=JSON... reaches every field (it does not check the"
+    " payload against the schema)."
+)
+
+
+def _help_text(kind: Kind, plan: _Plan) -> str:
+    lines = [f"Usage: {_usage(kind, plan)}", ""]
     lines += _wrap(f"Emit {kind.name}. {kind.description}", "")
-    if fields:
+    if plan.unavailable:
+        lines += ["", *_wrap(f"Not available in shell: {plan.unavailable}.", "")]
+        lines += _wrap(_EMIT_NOTE.format(kind=kind.name), "")
+    elif plan.fields:
         lines += ["", "Arguments (after --, every argument is positional):"]
-    positional = [f for name in kind.required for f in fields if f.prop.name == name]
-    for field in positional + [f for f in fields if not f.prop.required]:
+    positional = _positional(kind, plan)
+    options = [field for field in plan.fields if not field.positional]
+    for field in [] if plan.unavailable else positional + options:
         prop = field.prop
-        name = _metavar(prop) if prop.required else f"--{prop.name} VALUE"
+        name = _metavar(prop) if field.positional else f"--{prop.name} VALUE"
         if prop.is_array:
-            name += " (repeat for each item)"
+            name += " (repeat for each item"
+            name += "; none gives [])" if prop.required else ")"
         rules = [field.scalar] + [c.message for c in field.checks + field.array_checks]
         if field.unique:
             rules.append("no item twice")
         lines.append(f"  {name}")
         lines += _wrap(f"{'; '.join(rules)}. {prop.description}", "      ")
+    if plan.python_only:
+        lines += ["", "Python-only fields (not options here):"]
+        for prop, reason in plan.python_only:
+            lines.append(f"  {prop.name}")
+            lines += _wrap(f"{reason}. {prop.description}", "      ")
+        if not plan.unavailable:
+            lines += _wrap(_EMIT_NOTE.format(kind=kind.name), "")
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _help(kind: Kind, fields: list[_Field]) -> list[str]:
+def _help(kind: Kind, plan: _Plan) -> list[str]:
     return [
         "# shellcheck disable=SC2016 # help text, printed as it is",
         f"_bsig_help_{kind.snake}() {{",
-        "  _bsig_out " + _quote(_help_text(kind, fields)),
+        "  _bsig_out " + _quote(_help_text(kind, plan)),
         "}",
     ]
 
@@ -237,9 +390,7 @@ def help_texts(vocabulary: Vocabulary) -> dict[str, str]:
         for name, body in _FIXED_HELP.findall(template_text(TEMPLATE))
     }
     for kind in vocabulary.kinds:
-        texts[f"bernstein_{kind.snake}"] = _help_text(
-            kind, [_field(kind, prop) for prop in kind.properties]
-        )
+        texts[f"bernstein_{kind.snake}"] = _help_text(kind, _plan(kind))
     return texts
 
 
@@ -249,8 +400,7 @@ def _fail(message: str) -> str:
 
 def _apply(checks: tuple[_Check, ...], value: str, label: str, indent: str) -> list[str]:
     return [
-        f"{indent}{check.test.format(v=value)} || {_fail(f'{label} {check.message}')}"
-        for check in checks
+        f"{indent}{check.render(value)} || {_fail(f'{label} {check.message}')}" for check in checks
     ]
 
 
@@ -297,10 +447,33 @@ def _member(field: _Field) -> list[str]:
     ]
 
 
+def _refusing_function(kind: Kind, plan: _Plan) -> list[str]:
+    """A helper that cannot build a valid payload: --help says why, any other call fails."""
+    message = (
+        f"not available in shell: {plan.unavailable}; use bernstein_emit {kind.name} (try --help)"
+    )
+    return [
+        "",
+        f"# {_usage(kind, plan)}",
+        *_help(kind, plan),
+        "",
+        "# shellcheck disable=SC2120 # may be called without arguments",
+        f"_bsig_do_{kind.snake}() {{",
+        f"  _bsig_fn=bernstein_{kind.snake}",
+        f"  case ${{1-}} in --help) _bsig_help_{kind.snake}; return ;; esac",
+        f"  _bsig_err {_quote(message)}",
+        "  return 2",
+        "}",
+    ]
+
+
 def _function(kind: Kind) -> list[str]:
-    fields = [_field(kind, prop) for prop in kind.properties]
-    positional = [next(f for f in fields if f.prop.name == name) for name in kind.required]
-    optional = [f for f in fields if not f.prop.required]
+    plan = _plan(kind)
+    if plan.unavailable:
+        return _refusing_function(kind, plan)
+    fields = list(plan.fields)
+    positional = _positional(kind, plan)
+    options = [f for f in fields if not f.positional]
     resets = ["_bsig_pos=0 _bsig_dd=''"]
     for field in fields:
         resets.append(f"{field.is_set}='' {field.var}=''")
@@ -308,8 +481,8 @@ def _function(kind: Kind) -> list[str]:
             resets.append(f"_bsig_a_{field.prop.name}='' _bsig_n_{field.prop.name}=0")
     lines = [
         "",
-        f"# {_usage(kind, fields)}",
-        *_help(kind, fields),
+        f"# {_usage(kind, plan)}",
+        *_help(kind, plan),
         "",
         "# shellcheck disable=SC2120 # may be called without arguments",
         f"_bsig_do_{kind.snake}() {{",
@@ -325,7 +498,7 @@ def _function(kind: Kind) -> list[str]:
         "          ;;",
         f"        --help) _bsig_help_{kind.snake}; return ;;",
     ]
-    for field in optional:
+    for field in options:
         lines += _option_branch(field)
     lines += [
         '        -?*) _bsig_unknown "$1" || return ;;',
@@ -356,11 +529,10 @@ def _function(kind: Kind) -> list[str]:
             + _fail(f"missing argument(s): {names} (try --help)")
         )
     for field in fields:
-        label = _metavar(field.prop) if field.prop.required else f"--{field.prop.name}"
+        label = _metavar(field.prop) if field.positional else f"--{field.prop.name}"
         if field.prop.is_array:
             count = f'"$_bsig_n_{field.prop.name}"'
-            checks = [_Check(c.test.replace("{n}", count), c.message) for c in field.array_checks]
-            checks_lines = _apply(tuple(checks), "", f"--{field.prop.name}", "    ")
+            checks_lines = _apply(field.array_checks, count, label, "    ")
         else:
             checks_lines = _apply(field.checks, f'"${field.var}"', label, "    ")
         if checks_lines and field.prop.required:
@@ -459,6 +631,18 @@ def _check_names(vocabulary: Vocabulary, template: str) -> None:
         check_shell_names(fixed, {kind.file_name: variables})
 
 
+def _check_options(vocabulary: Vocabulary) -> None:
+    """A property may not take an option every helper has: a name clash, refused like one."""
+    for kind in vocabulary.kinds:
+        for prop in kind.properties:
+            if prop.name in _RESERVED_OPTIONS:
+                raise SourceError(
+                    kind.file_name,
+                    "shell",
+                    f"property {prop.name!r}: --{prop.name} is reserved by every shell function",
+                )
+
+
 def _check_words(vocabulary: Vocabulary) -> None:
     """Text the library quotes must fit in a shell word: no NUL (the one byte a word lacks)."""
     for kind in vocabulary.kinds:
@@ -475,6 +659,7 @@ def _check_words(vocabulary: Vocabulary) -> None:
 
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
     check_vocabulary(vocabulary)
+    _check_options(vocabulary)
     _check_words(vocabulary)
     if vocabulary.grammar.kind_pattern != IDENTIFIER_KIND.pattern:
         raise SourceError(

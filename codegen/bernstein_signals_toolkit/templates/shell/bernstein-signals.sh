@@ -84,19 +84,19 @@ case $_bsig_sh in
   mksh)
     _bsig_out() { command print -r -- "$1"; }
     _bsig_err() { _bsig_one_line "$1" && command print -ru2 -- "$_bsig_fn: $_bsig_msg"; }
-    _bsig_t=$(command print -n '\0011/\0015/\0001\0002\0003\0004\0005\0006\0007\0010\0011\0012\0013\0014\0015\0016\0017\0020\0021\0022\0023\0024\0025\0026\0027\0030\0031\0032\0033\0034\0035\0036\0037/\0302\0205/\0342\0200\0250/\0342\0200\0251/\0355/\0240\0241\0242\0243\0244\0245\0246\0247\0250\0251\0252\0253\0254\0255\0256\0257\0260\0261\0262\0263\0264\0265\0266\0267\0270\0271\0272\0273\0274\0275\0276\0277/')
+    _bsig_t=$(command print -n '\0011/\0015/\0001\0002\0003\0004\0005\0006\0007\0010\0011\0012\0013\0014\0015\0016\0017\0020\0021\0022\0023\0024\0025\0026\0027\0030\0031\0032\0033\0034\0035\0036\0037/\0302\0205/\0342\0200\0250/\0342\0200\0251/\0355/\0240\0241\0242\0243\0244\0245\0246\0247\0250\0251\0252\0253\0254\0255\0256\0257\0260\0261\0262\0263\0264\0265\0266\0267\0270\0271\0272\0273\0274\0275\0276\0277/\0200\0201\0202\0203\0204\0205\0206\0207\0210\0211\0212\0213\0214\0215\0216\0217\0220\0221\0222\0223\0224\0225\0226\0227\0230\0231\0232\0233\0234\0235\0236\0237/')
     _bsig_oct='\0'
     ;;
   bash | zsh)
     _bsig_out() { builtin printf '%s\n' "$1"; }
     _bsig_err() { _bsig_one_line "$1" && builtin printf '%s\n' "$_bsig_fn: $_bsig_msg" >&2; }
-    _bsig_t=$(builtin printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/\355/\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277/')
+    _bsig_t=$(builtin printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/\355/\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277/\200\201\202\203\204\205\206\207\210\211\212\213\214\215\216\217\220\221\222\223\224\225\226\227\230\231\232\233\234\235\236\237/')
     _bsig_oct=\\
     ;;
   *)
     _bsig_out() { command printf '%s\n' "$1"; }
     _bsig_err() { _bsig_one_line "$1" && command printf '%s\n' "$_bsig_fn: $_bsig_msg" >&2; }
-    _bsig_t=$(command printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/\355/\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277/')
+    _bsig_t=$(command printf '\011/\015/\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037/\302\205/\342\200\250/\342\200\251/\355/\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277/\200\201\202\203\204\205\206\207\210\211\212\213\214\215\216\217\220\221\222\223\224\225\226\227\230\231\232\233\234\235\236\237/')
     _bsig_oct=\\
     ;;
 esac
@@ -108,7 +108,8 @@ _bsig_u85=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
 _bsig_u2028=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
 _bsig_u2029=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
 _bsig_ed=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
-_bsig_a0bf=${_bsig_t%%/*} _bsig_t=''
+_bsig_a0bf=${_bsig_t%%/*} _bsig_t=${_bsig_t#*/}
+_bsig_cont=${_bsig_t%%/*}$_bsig_a0bf _bsig_t=''
 _bsig_ws=" $_bsig_tab"
 
 # _bsig_one_line MESSAGE: _bsig_msg becomes MESSAGE, JSON-escaped when an
@@ -509,9 +510,93 @@ _bsig_unknown() {
   return 2
 }
 
+# _bsig_is_int VALUE: a JSON integer as format_signal writes it (no leading
+# zero, no -0), with at most @MAX_INTEGER_DIGITS@ digits as readers accept.
 _bsig_is_int() {
   case $1 in '' | - | *[!0123456789-]* | ?*-* | 0?* | -0*) return 1 ;; esac
-  return 0
+  [ "${#1}" -le $((@MAX_INTEGER_DIGITS@ + 1)) ] || return 1
+  [ "${#1}" -le @MAX_INTEGER_DIGITS@ ] || [ "${1#-}" != "$1" ]
+}
+
+# _bsig_int_le A B: is the integer A at most B? Both pass _bsig_is_int, so
+# they are compared by sign, then length, then digits: no arithmetic overflow.
+_bsig_int_le() {
+  case $1/$2 in
+    -*/-*) _bsig_uint_le "${2#-}" "${1#-}" ;;
+    -*/*) return 0 ;;
+    */-*) return 1 ;;
+    *) _bsig_uint_le "$1" "$2" ;;
+  esac
+}
+
+_bsig_int_ge() { _bsig_int_le "$2" "$1"; }
+
+_bsig_uint_le() {
+  [ "${#1}" -eq "${#2}" ] || { [ "${#1}" -lt "${#2}" ]; return; }
+  [ "$1" = "$2" ] || _bsig_lt "$1" "$2"
+}
+
+# _bsig_int_mod VALUE DIVISOR: is the integer VALUE a multiple of DIVISOR
+# (1 to 10^9)? Nine digits at a time from the end, each times 10^(9i) modulo
+# DIVISOR, so no product exceeds 10^18: no 64-bit overflow at any length.
+_bsig_int_mod() {
+  _bsig_x=${1#-} _bsig_r=0 _bsig_m=1
+  while [ -n "$_bsig_x" ]; do
+    _bsig_y=${_bsig_x%?????????}
+    [ "${#_bsig_x}" -gt 9 ] || _bsig_y=''
+    _bsig_c=${_bsig_x#"$_bsig_y"} _bsig_x=$_bsig_y
+    # Leading zeros off: $((010)) would be octal.
+    _bsig_c=${_bsig_c#"${_bsig_c%%[!0]*}"}
+    _bsig_r=$(((_bsig_r + ${_bsig_c:-0} % $2 * _bsig_m) % $2))
+    _bsig_m=$((_bsig_m * 1000000000 % $2))
+  done
+  [ "$_bsig_r" -eq 0 ]
+}
+
+# _bsig_in VALUE CHOICE...: is VALUE, byte for byte, one of the CHOICEs?
+_bsig_in() {
+  _bsig_x=$1
+  shift
+  for _bsig_y in "$@"; do
+    case $_bsig_x in "$_bsig_y") return 0 ;; esac
+  done
+  return 1
+}
+
+# _bsig_cplen TEXT: _bsig_len becomes TEXT's length in code points, as JSON
+# Schema counts it (TEXT is UTF-8). Where the shell counts characters in this
+# locale (ksh93, busybox in a UTF-8 locale) that is ${#TEXT}; where it counts
+# bytes (the helpers' own C locale, dash, mksh) the UTF-8 continuation bytes
+# are taken off: field splitting on them (zsh: splitting into bytes and
+# keeping those that are), linear in the length.
+_bsig_cplen() {
+  _bsig_len=${#1}
+  [ "${#_bsig_u85}" -eq 2 ] || return 0
+  case $1 in *["$_bsig_cont"]*) ;; *) return 0 ;; esac
+  if [ "$_bsig_sh" = zsh ]; then
+    eval '_bsig_za=(${(s::)1}) _bsig_zb="(${(j:|:)${(s::)_bsig_cont}})"'
+    eval '_bsig_za=(${(M)_bsig_za:#${~_bsig_zb}})'
+    eval '_bsig_len=$((_bsig_len - ${#_bsig_za})) _bsig_za=()'
+    return 0
+  fi
+  IFS=$_bsig_cont
+  # shellcheck disable=SC2086 # split on purpose; pathname expansion is off
+  set -- ${1}.
+  IFS=$_bsig_ifs_own
+  _bsig_len=$((_bsig_len - $# + 1))
+}
+
+# _bsig_len_ge TEXT N, _bsig_len_le TEXT N: TEXT has at least (most) N code points.
+_bsig_len_ge() {
+  [ "${#1}" -ge "$2" ] || return 1
+  _bsig_cplen "$1"
+  [ "$_bsig_len" -ge "$2" ]
+}
+
+_bsig_len_le() {
+  [ "${#1}" -gt "$2" ] || return 0
+  _bsig_cplen "$1"
+  [ "$_bsig_len" -le "$2" ]
 }
 
 _bsig_is_bool() {
