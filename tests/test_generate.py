@@ -601,6 +601,18 @@ BAD_SOURCES: dict[str, tuple[Mutation, str, str]] = {
         "signal.lark",
         "[grammar]",
     ),
+    "grammar-huge-repetition": (
+        lambda s, g: g.write_text(
+            g.read_text().replace("[A-Z0-9_]*/", "[A-Z0-9_]{0,99999999999}/")
+        ),
+        "signal.lark",
+        "[grammar]",
+    ),
+    "grammar-missing-import": (
+        lambda s, g: g.write_text(g.read_text() + "\n%import .nowhere.X\n"),
+        "signal.lark",
+        "[grammar]",
+    ),
     "grammar-narrower-kind": (
         lambda s, g: g.write_text(
             g.read_text().replace("KIND: /[A-Z][A-Z0-9_]*/", "KIND: /[A-Z]+/")

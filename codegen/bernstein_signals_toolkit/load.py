@@ -93,8 +93,12 @@ def load_grammar(path: Path) -> tuple[Grammar, Lark]:
     except UnicodeDecodeError as exc:
         raise SourceError(path, "utf-8", f"not UTF-8 at byte {exc.start}") from None
     try:
-        parser = Lark(text, parser="lalr")
-    except LarkError as exc:
+        # source_path: a relative %import is read beside the grammar, not from the cwd.
+        parser = Lark(text, parser="lalr", source_path=str(path))
+    # Lark lets some of Python's own errors through: a regex repetition too large
+    # for re (OverflowError), a grammar nested past the recursion limit, an
+    # %import of a file that cannot be read (OSError).
+    except (LarkError, ValueError, OverflowError, RecursionError, re.error, OSError) as exc:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SourceError(path, "grammar", f"Lark cannot load it: {first_line}") from None
     terminals = {term.name: term for term in parser.terminals}

@@ -15,14 +15,17 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bernstein_signals_toolkit.cli import main
 from bernstein_signals_toolkit.errors import SourceError, ToolkitError
 from bernstein_signals_toolkit.generate import render_sources
-from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.load import load_grammar, load_vocabulary
 from generator.hostile_sources_support import HOSTILE, OWN_NAMES, SLOTS, Slot, make_sources
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,3 +147,52 @@ def test_the_schema_command_refuses_what_generate_refuses(
     assert result.returncode == 2, result.stdout + result.stderr
     assert result.stdout == ""
     assert result.stderr == generate_stderr
+
+
+_GRAMMAR = (ROOT / "grammar" / "signal.lark").read_text(encoding="utf-8")
+_GRAMMAR_PIECES = st.sampled_from(
+    [
+        "/A{99999999999}/",
+        "/(a|a)*$/",
+        "/[/",
+        "/(?P<x>a)(?P<x>b)/",
+        "/\\\\p{L}/",
+        '"\\ud800"',
+        '"B:"i',
+        "%import common.WORD\n",
+        "%import .nowhere.X\n",
+        "%ignore /x/\n",
+        "%declare KIND\n",
+        "(" * 2000,
+        ")" * 2000,
+        "KIND: /[A-Z]+/\n",
+        "PREFIX: /B:/\n",
+        "start: start\n",
+        "?start: PREFIX\n",
+        "\x00",
+        "->",
+        "~ 99999999",
+        "{",
+        "\n",
+        " | ",
+    ]
+)
+
+
+@pytest.mark.timeout(300)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cut=st.integers(min_value=0, max_value=len(_GRAMMAR)),
+    pieces=st.lists(_GRAMMAR_PIECES | st.text(max_size=6), max_size=4),
+)
+def test_load_grammar_refuses_any_grammar_in_one_line(cut: int, pieces: list[str]) -> None:
+    """Whatever text the grammar holds, loading it gives a grammar or a SourceError."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "signal.lark"
+        path.write_text(_GRAMMAR[:cut] + "".join(pieces) + _GRAMMAR[cut:], "utf-8", "surrogatepass")
+        refused = None
+        try:
+            load_grammar(path)
+        except SourceError as exc:
+            refused = str(exc)
+        assert refused is None or "\n" not in refused
