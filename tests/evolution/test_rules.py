@@ -196,10 +196,23 @@ SCHEMA_CASES: list[tuple[str, Any, Any, list[tuple[str, str, str]]]] = [
         [("constraint-tightened", B, C)],
     ),
     (
-        "boolean schema opened",
+        "true is the empty schema",
         obj({"a": {"type": "string"}}),
         obj({"a": True}),
+        [("type-widened", C, B)],
+    ),
+    ("true and {} are the same", obj({"a": True}), obj({"a": {}}), []),
+    (
+        "false opened",
+        obj({"a": False}),
+        obj({"a": {"type": "string"}}),
         [("constraint-loosened", C, B)],
+    ),
+    (
+        "const null is a value, not an absence",
+        obj({"a": {"const": None}}),
+        obj({"a": {"const": "x"}}),
+        [("constraint-changed", B, B)],
     ),
 ]
 

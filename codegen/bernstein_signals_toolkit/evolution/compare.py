@@ -107,12 +107,15 @@ def _show(value: JSONValue) -> str:
 
 
 def _show_type(value: JSONValue) -> str:
-    return "(any)" if value is None else _show(value)
+    return "(any)" if value is _ABSENT else _show(value)
 
 
 def _canonical(value: JSONValue) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
+
+_ABSENT: Final = object()
+"""A keyword the schema does not have (``None`` would be JSON null)."""
 
 Emit = Callable[[str, str, str], None]
 """(rule id, pointer, message)."""
@@ -125,22 +128,17 @@ class _Walk:
         self._emit = emit
 
     def node(self, old: JSONValue, new: JSONValue, pointer: str) -> None:
+        old, new = ({} if old is True else old), ({} if new is True else new)  # the same schema
         if _canonical(old) == _canonical(new):
             return
-        if isinstance(old, bool) or isinstance(new, bool):
-            self._booleans(old, new, pointer)
+        if old is False or new is False:  # false accepts nothing
+            verdict = "constraint-tightened" if new is False else "constraint-loosened"
+            self._emit(verdict, pointer, f"{pointer or '/'}: {_show(old)} -> {_show(new)}")
             return
         if not isinstance(old, dict) or not isinstance(new, dict):
             self._emit("constraint-changed", pointer, "the schema changed shape")
             return
         self._keywords(old, new, pointer)
-
-    def _booleans(self, old: JSONValue, new: JSONValue, pointer: str) -> None:
-        where = pointer or "/"
-        if old is True or new is False or old == {}:
-            self._emit("constraint-tightened", pointer, f"{where}: {_show(old)} -> {_show(new)}")
-        else:
-            self._emit("constraint-loosened", pointer, f"{where}: {_show(old)} -> {_show(new)}")
 
     def _keywords(self, old: dict[str, Any], new: dict[str, Any], pointer: str) -> None:
         if _OBJECT_KEYWORDS & (old.keys() | new.keys()):
@@ -148,8 +146,12 @@ class _Walk:
         for keyword in sorted(old.keys() | new.keys()):
             if keyword in _OBJECT_KEYWORDS or keyword in _SKIPPED:
                 continue
-            before, after = old.get(keyword), new.get(keyword)
-            if _canonical(before) == _canonical(after):
+            before, after = old.get(keyword, _ABSENT), new.get(keyword, _ABSENT)
+            if (
+                before is not _ABSENT
+                and after is not _ABSENT
+                and _canonical(before) == _canonical(after)
+            ):
                 continue
             at = _step(pointer, keyword)
             if support(keyword, "python") is Support.ANNOTATION:
@@ -179,9 +181,9 @@ class _Walk:
         at: str,
         both: Callable[[], None],
     ) -> None:
-        if before is None:
+        if before is _ABSENT:
             self._emit("constraint-tightened", at, f"{keyword} added: {_show(after)}")
-        elif after is None:
+        elif after is _ABSENT:
             self._emit("constraint-loosened", at, f"{keyword} removed (was {_show(before)})")
         else:
             both()
@@ -219,7 +221,7 @@ class _Walk:
             self._emit(f"constraint-{verdict}", at, detail)
 
         if keyword == "uniqueItems":  # false is the same as absent
-            before, after = bool(before), bool(after)
+            before, after = before is True, after is True
             if before == after:
                 return
             verdict = "tightened" if after else "loosened"
@@ -354,7 +356,7 @@ def _is_number(value: JSONValue) -> bool:
 
 
 def _accepted_types(value: JSONValue) -> frozenset[str]:
-    if value is None:
+    if value is _ABSENT:
         return _ALL_TYPES
     names = {value} if isinstance(value, str) else set(value) if isinstance(value, list) else set()
     if "number" in names:
