@@ -41,7 +41,7 @@ from .sources import GRAMMAR_FILE, packaged_sources
 if TYPE_CHECKING:
     from .model import Vocabulary
 
-__all__ = ["RuntimeVocabulary", "built_in", "compile_folder", "folder_digest"]
+__all__ = ["MAX_COMPILED", "RuntimeVocabulary", "built_in", "compile_folder", "folder_digest"]
 
 _RUNTIME_TEMPLATES = (
     "errors",
@@ -213,6 +213,9 @@ class _InMemoryModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 _FINDER = _InMemoryModules()
 _LOCK = threading.Lock()
 _COMPILED: dict[str, RuntimeVocabulary] = {}
+MAX_COMPILED = 8
+"""Compiled vocabularies kept per process: a language server re-compiling an edited folder
+keeps the latest few, not every version it ever saw."""
 
 
 def _grammar_for(folder: Path) -> Path:
@@ -283,9 +286,26 @@ def compile_folder(folder: Path | str) -> RuntimeVocabulary:
             sys.meta_path.append(_FINDER)
         _FINDER.sources[package] = ""
         _FINDER.sources.update({f"{package}.{name}": text for name, text in sources.items()})
-        modules = {name: importlib.import_module(f"{package}.{name}") for name in _NEEDED}
+        try:
+            modules = {name: importlib.import_module(f"{package}.{name}") for name in _NEEDED}
+        except Exception as exc:  # an emitter's bug: still one line, never a traceback
+            _forget(package)
+            raise UsageError(
+                f"--vocabulary {folder}: the compiled binding does not load"
+                f" ({type(exc).__name__}: {exc})"
+            ) from None
         compiled = _from_modules(
             modules, origin=str(folder), digest=digest, model=lambda: vocabulary
         )
         _COMPILED[digest] = compiled
+        while len(_COMPILED) > MAX_COMPILED:  # oldest first: an editor saving a folder often
+            _forget(_PACKAGE_PREFIX + _COMPILED.pop(next(iter(_COMPILED))).digest[:32])
         return compiled
+
+
+def _forget(package: str) -> None:
+    """Drop a compiled package's sources and modules (vocabularies still in use keep theirs)."""
+    for name in [name for name in _FINDER.sources if name.partition(".")[0] == package]:
+        del _FINDER.sources[name]
+    for name in [name for name in sys.modules if name.partition(".")[0] == package]:
+        del sys.modules[name]

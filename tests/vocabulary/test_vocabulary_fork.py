@@ -250,3 +250,24 @@ def test_a_folder_name_with_a_line_break_or_bad_bytes_stays_in_one_line(tmp_path
     (line,) = result.stdout.decode().splitlines()
     assert "BS216" in line
     assert "a\\x0ab\\xff" in line
+
+
+def test_the_cache_keeps_the_latest_few_compiled_vocabularies(tmp_path: Path) -> None:
+    from bernstein_signals_toolkit import runtime_vocabulary
+
+    folder = make_fork(tmp_path)
+    schema = json.loads((folder / "progress.schema.json").read_text())
+    seen = []
+    for maximum in range(50, 50 + runtime_vocabulary.MAX_COMPILED + 3):
+        schema["properties"]["percent"]["maximum"] = maximum
+        (folder / "progress.schema.json").write_text(json.dumps(schema))
+        vocabulary = compile_folder(folder)
+        assert vocabulary.validate_payload("PROGRESS", {"percent": maximum}) == []
+        assert vocabulary.validate_payload("PROGRESS", {"percent": maximum + 1}) != []
+        seen.append(vocabulary.digest[:32])
+    packages = {
+        name.partition(".")[0] for name in sys.modules if name.startswith("_bernstein_vocabulary_")
+    }
+    assert len(packages) <= runtime_vocabulary.MAX_COMPILED
+    assert seen[-1] in {package.removeprefix("_bernstein_vocabulary_") for package in packages}
+    assert seen[0] not in {package.removeprefix("_bernstein_vocabulary_") for package in packages}
