@@ -1,13 +1,13 @@
-"""Property: when NEW only loosens OLD, every payload OLD accepts NEW accepts, and diff agrees.
+"""Properties: loosening keeps old payloads valid; what diff calls compatible for a side is.
 
-Read backwards (OLD and NEW swapped) the same pair only tightens, and diff
-must call every change compatible for consumers.
-
-OLD is a random kind-like object schema; NEW applies random loosening steps
-to it. Instances are drawn from a pool of JSON values that each field of OLD
-accepts (checked by the ECMA-aware jsonschema oracle), then the oracle must
-accept them under NEW and ``diff`` must call every change compatible for
-producers (adapters on OLD emitting to consumers on NEW).
+OLD is a random kind-like object schema. In the first property NEW applies
+random loosening steps to it: every payload OLD accepts (drawn from a pool of
+JSON values each field accepts, checked by the ECMA-aware jsonschema oracle)
+must pass NEW, diff must call every change compatible for producers, and read
+backwards (the pair swapped, so it only tightens) compatible for consumers.
+In the second NEW changes OLD in any direction (fields added and dropped,
+bounds moved both ways, types swapped, required and extras redrawn): when
+diff calls every change compatible for a side, the oracle must agree.
 """
 
 from __future__ import annotations
@@ -175,3 +175,76 @@ def _normal(schema: Any) -> Any:
             result["enum"] = sorted({json.dumps(value) for value in result["enum"]})
         return result
     return schema
+
+
+# -- any change: what diff calls compatible for a side must be compatible for it ------------
+
+_TIGHTER_BOUND = {key: -step for key, step in _LOOSER_BOUND.items()}
+
+
+def _change_field(draw: st.DrawFn, field: dict[str, Any]) -> dict[str, Any]:
+    """Loosen, tighten, add or drop keywords at random."""
+    field = _loosen_field(draw, field)
+    for keyword in sorted(field):
+        if keyword in _TIGHTER_BOUND and draw(st.integers(0, 3)) == 0:
+            moved = field[keyword] + _TIGHTER_BOUND[keyword] * draw(st.integers(1, 3))
+            field[keyword] = moved if keyword == "minimum" else max(0, moved)
+        elif keyword == "enum" and draw(st.integers(0, 3)) == 0:
+            field["enum"] = field["enum"][1:] or ["only"]
+        elif keyword == "type" and draw(st.integers(0, 3)) == 0:
+            field["type"] = draw(st.sampled_from(TYPES))
+    return {**field, **draw(_field())} if draw(st.integers(0, 4)) == 0 else field
+
+
+@st.composite
+def _any_pairs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    old = draw(_old())
+    new = copy.deepcopy(old)
+    for name in sorted(old["properties"]):
+        step = draw(st.sampled_from(["change", "change", "keep", "drop"]))
+        if step == "change":
+            new["properties"][name] = _change_field(draw, old["properties"][name])
+        elif step == "drop":
+            del new["properties"][name]
+    for name in NAMES:
+        if name not in new["properties"] and draw(st.integers(0, 3)) == 0:
+            new["properties"][name] = draw(_field())
+    names = sorted(new["properties"])
+    new["required"] = draw(st.lists(st.sampled_from(names), unique=True)) if names else []
+    if draw(st.integers(0, 3)) == 0:
+        new["additionalProperties"] = draw(st.booleans())
+    return old, new
+
+
+@st.composite
+def _instance(draw: st.DrawFn, schema: dict[str, Any]) -> dict[str, Any]:
+    instance: dict[str, Any] = {}
+    for name, field in sorted(schema["properties"].items()):
+        oracle = validator(field)
+        accepted = [value for value in POOL if oracle.is_valid(value)]
+        if name in schema["required"]:
+            assume(accepted)
+        if accepted and (name in schema["required"] or draw(st.booleans())):
+            instance[name] = draw(st.sampled_from(accepted))
+    if schema.get("additionalProperties", True) is not False:
+        for name in draw(st.lists(st.sampled_from([*NAMES, "z"]), max_size=2, unique=True)):
+            if name not in schema["properties"]:
+                instance[name] = draw(st.sampled_from(POOL))
+    return instance
+
+
+@settings(max_examples=400)
+@given(st.data())
+def test_what_diff_calls_compatible_is_compatible(data: st.DataObject) -> None:
+    old, new = data.draw(_any_pairs())
+    changes = compare_schemas(old, new, where="K", file="k.schema.json")
+    producers_safe = all(c.producers is Category.COMPATIBLE for c in changes)
+    consumers_safe = all(c.consumers is Category.COMPATIBLE for c in changes)
+    if producers_safe:  # adapters on OLD: everything they send passes NEW
+        sent = data.draw(_instance(old))
+        assert validator(old).is_valid(sent)
+        assert validator(new).is_valid(sent), ([(c.rule.id, c.pointer) for c in changes], sent)
+    if consumers_safe:  # orchestrators on OLD: everything NEW adapters send passes OLD
+        sent = data.draw(_instance(new))
+        assert validator(new).is_valid(sent)
+        assert validator(old).is_valid(sent), ([(c.rule.id, c.pointer) for c in changes], sent)
