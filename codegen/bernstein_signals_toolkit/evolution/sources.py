@@ -38,6 +38,9 @@ MAX_GIT_FILE_BYTES: Final = 16 * 1024 * 1024
 MAX_GIT_ENTRIES: Final = 4096
 """Entries of schema/ at REF past which it is refused, so a hostile tree costs bounded work."""
 
+GIT_TIMEOUT: Final = 120
+"""Seconds one git command may take (a partial clone may try to fetch a missing blob)."""
+
 _REGULAR_MODES: Final = frozenset({"100644", "100755"})
 
 
@@ -62,10 +65,18 @@ def _git(args: list[str], cwd: Path, stdin: bytes = b"") -> subprocess.Completed
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"}
     try:
         return subprocess.run(
-            ["git", *args], cwd=cwd, input=stdin, capture_output=True, env=env, check=False
+            ["git", *args],
+            cwd=cwd,
+            input=stdin,
+            capture_output=True,
+            env=env,
+            check=False,
+            timeout=GIT_TIMEOUT,
         )
     except OSError as exc:
         raise NoBaseline(f"git cannot run: {exc.strerror or exc}") from None
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"git {args[0]} took longer than {GIT_TIMEOUT} s") from None
 
 
 def _first_line(data: bytes) -> str:
