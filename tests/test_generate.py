@@ -601,6 +601,21 @@ BAD_SOURCES: dict[str, tuple[Mutation, str, str]] = {
         "signal.lark",
         "[grammar]",
     ),
+    "pattern-re-cannot-compile": (
+        _edit_schema(
+            "blocked.schema.json",
+            lambda d: d["properties"]["reason"].update(pattern="a{99999999999}"),
+        ),
+        "blocked.schema.json",
+        "[metaschema]",
+    ),
+    "ref-to-nowhere": (
+        _edit_schema(
+            "blocked.schema.json", lambda d: d["properties"]["reason"].update({"$ref": "#/nowhere"})
+        ),
+        "blocked.schema.json",
+        "[examples]",
+    ),
     "grammar-huge-repetition": (
         lambda s, g: g.write_text(
             g.read_text().replace("[A-Z0-9_]*/", "[A-Z0-9_]{0,99999999999}/")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import referencing.exceptions
 from lark import Lark
 from lark.exceptions import LarkError
 from lark.lexer import PatternStr
@@ -208,6 +209,24 @@ def _nesting(value: JSONValue) -> int:
     return deepest
 
 
+_JSONSCHEMA_CRASHES = (
+    re.error,
+    OverflowError,
+    RecursionError,
+    ValueError,
+    TypeError,
+    referencing.exceptions.Unresolvable,
+    referencing.exceptions.Unretrievable,
+    referencing.exceptions.CannotDetermineSpecification,
+)
+"""What jsonschema lets escape on schemas its metaschema allows: a pattern Python's re
+refuses (``a{99999999999}``: OverflowError), a ``$ref`` to nowhere, deep recursion."""
+
+
+def _crash(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
 def _check_schema(path: Path, schema: JSONValue) -> dict[str, Any]:
     if not isinstance(schema, dict):
         raise SourceError(path, "schema", "a schema file must hold a JSON object")
@@ -222,6 +241,9 @@ def _check_schema(path: Path, schema: JSONValue) -> dict[str, Any]:
     except jsonschema.SchemaError as exc:
         where = "/".join(str(part) for part in exc.absolute_path) or "(root)"
         raise SourceError(path, "metaschema", f"at {where}: {exc.message}") from None
+    except _JSONSCHEMA_CRASHES as exc:
+        why = f"jsonschema cannot check it: {_crash(exc)}"
+        raise SourceError(path, "metaschema", why) from None
     if schema.get("type") != "object":
         raise SourceError(path, "payload-object", "a payload schema must have 'type': 'object'")
     for key in ("$id", "title", "description"):
@@ -233,7 +255,12 @@ def _check_examples(path: Path, schema: dict[str, Any]) -> None:
     examples = _require(path, schema, "examples", list, "examples")
     validator = jsonschema.Draft202012Validator(schema)
     for index, example in enumerate(examples):
-        error = jsonschema.exceptions.best_match(validator.iter_errors(example))
+        try:
+            error = jsonschema.exceptions.best_match(validator.iter_errors(example))
+        except _JSONSCHEMA_CRASHES as exc:
+            raise SourceError(
+                path, "examples", f"jsonschema cannot check example {index}: {_crash(exc)}"
+            ) from None
         if error is not None:
             where = "".join(f"/{part}" for part in error.absolute_path)
             raise SourceError(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 from bernstein_signals_toolkit.cli import main
 from bernstein_signals_toolkit.errors import SourceError, ToolkitError
 from bernstein_signals_toolkit.generate import render_sources
+from bernstein_signals_toolkit.keywords import KEYWORDS
 from bernstein_signals_toolkit.load import load_grammar, load_vocabulary
 from generator.hostile_sources_support import HOSTILE, OWN_NAMES, SLOTS, Slot, make_sources
 
@@ -196,3 +198,47 @@ def test_load_grammar_refuses_any_grammar_in_one_line(cut: int, pieces: list[str
         except SourceError as exc:
             refused = str(exc)
         assert refused is None or "\n" not in refused
+
+
+_ODD_STRINGS = st.sampled_from(
+    ["a{99999999999}", "(", "[", "\\p{L}", "(?<=a)b", "\\", "$", "\ud800", "", "x" * 300, "^a$"]
+)
+_ODD_SCALARS = st.one_of(
+    _ODD_STRINGS,
+    st.sampled_from([10**400, -(10**400), 1e308, -1e308, 5e-324, 0, -1, 0.5, True, None]),
+    st.integers(),
+)
+_ODD_JSON = st.recursive(
+    _ODD_SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_ODD_STRINGS | st.text(), inner),
+    max_leaves=8,
+)
+_KEYWORD_NAMES = st.sampled_from([*sorted(KEYWORDS), "x-bernstein-message", "x-other", "nope"])
+
+
+@pytest.mark.timeout(300)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    edits=st.lists(
+        st.tuples(st.booleans(), _KEYWORD_NAMES, _ODD_JSON | _ODD_SCALARS), min_size=1, max_size=3
+    )
+)
+def test_any_keyword_value_loads_or_is_refused_in_one_line(
+    edits: list[tuple[bool, str, object]],
+) -> None:
+    """Odd values for any keyword, at the root or in a property: load and the fast emitters
+    give a vocabulary, files or a one-line SourceError, never another exception."""
+    with tempfile.TemporaryDirectory() as scratch:
+        schema, grammar = make_sources(Path(scratch), [])
+        path = schema / "blocked.schema.json"
+        document = json.loads(path.read_text(encoding="utf-8"))
+        # Inside the property first: a root edit may replace "properties" itself.
+        for at_root, keyword, value in sorted(edits, key=lambda edit: edit[0]):
+            (document if at_root else document["properties"]["reason"])[keyword] = value
+        path.write_text(json.dumps(document), encoding="utf-8", errors="surrogatepass")
+        for target in (None, *_FAST_TARGETS):
+            refused = _refusal(schema, grammar, target)
+            assert refused is None or isinstance(refused, SourceError), repr(refused)
+            assert refused is None or "\n" not in str(refused)
+            if refused is not None:
+                break
