@@ -539,18 +539,27 @@ _bsig_uint_le() {
 }
 
 # _bsig_int_mod VALUE DIVISOR: is the integer VALUE a multiple of DIVISOR
-# (1 to 10^9)? Nine digits at a time from the end, each times 10^(9i) modulo
-# DIVISOR, so no product exceeds 10^18: no 64-bit overflow at any length.
+# (1 to 10^9)? One digit at a time, so no step exceeds 10^10: no 64-bit
+# overflow at any length. Each digit is read with a case on the first
+# character: cutting a prefix by a long literal takes quadratic time in some
+# shells, and a value holds at most 4300 digits (_bsig_is_int).
 _bsig_int_mod() {
-  _bsig_x=${1#-} _bsig_r=0 _bsig_m=1
+  _bsig_x=${1#-} _bsig_r=0
   while [ -n "$_bsig_x" ]; do
-    _bsig_y=${_bsig_x%?????????}
-    [ "${#_bsig_x}" -gt 9 ] || _bsig_y=''
-    _bsig_c=${_bsig_x#"$_bsig_y"} _bsig_x=$_bsig_y
-    # Leading zeros off: $((010)) would be octal.
-    _bsig_c=${_bsig_c#"${_bsig_c%%[!0]*}"}
-    _bsig_r=$(((_bsig_r + ${_bsig_c:-0} % $2 * _bsig_m) % $2))
-    _bsig_m=$((_bsig_m * 1000000000 % $2))
+    case $_bsig_x in
+      0*) _bsig_c=0 ;;
+      1*) _bsig_c=1 ;;
+      2*) _bsig_c=2 ;;
+      3*) _bsig_c=3 ;;
+      4*) _bsig_c=4 ;;
+      5*) _bsig_c=5 ;;
+      6*) _bsig_c=6 ;;
+      7*) _bsig_c=7 ;;
+      8*) _bsig_c=8 ;;
+      *) _bsig_c=9 ;;
+    esac
+    _bsig_x=${_bsig_x#?}
+    _bsig_r=$(((_bsig_r * 10 + _bsig_c) % $2))
   done
   [ "$_bsig_r" -eq 0 ]
 }

@@ -48,6 +48,7 @@ SPOTS = {
 }
 RATIO = {"description": "A fraction.", "type": "number", "maximum": 1}
 LEVEL = {"description": "A level.", "type": "integer", "const": 3}
+STEPS = {"description": "Steps.", "type": "integer", "multipleOf": 7, "minimum": -(10**30)}
 
 PROGRESS = kind_schema(
     "PROGRESS",
@@ -59,6 +60,7 @@ PROGRESS = kind_schema(
         "spots": SPOTS,
         "ratio": RATIO,
         "level": LEVEL,
+        "steps": STEPS,
     },
     ["status"],
 )
@@ -97,6 +99,15 @@ CALLS: list[tuple[list[str], dict[str, object] | None]] = [
     (["done", "--tags", "😀😀😀😀"], None),
     (["done", "--tags", "ab", "--tags", "cd", "--tags", "ef", "--tags", "gh"], None),
     (["done", "--usage", '{"tokens":1}'], None),
+    # Integers of any length up to the readers' 4300 digits: no 64-bit arithmetic.
+    (["done", "--steps", "7" * 4300], {"status": "done", "steps": int("7" * 4300)}),
+    (["done", "--steps", "-" + "7" * 4300], None),
+    (["done", "--steps", "7" * 4301], None),
+    (["done", "--steps", str(7 * 10**40 + 7)], {"status": "done", "steps": 7 * 10**40 + 7}),
+    (["done", "--steps", str(7 * 10**40 + 1)], None),
+    (["done", "--steps", str(-7 * 10**29)], {"status": "done", "steps": -7 * 10**29}),
+    (["done", "--steps", str(-7 * 10**30)], None),
+    (["done", "--steps", "-0"], None),
     (["done", "--ratio", "0.5"], None),
 ]
 
@@ -145,7 +156,8 @@ def test_python_only_fields_are_named_in_help_and_reached_by_emit(library: Path)
     assert result.status == 0, result.stderr
     help_text = result.stdout.decode()
     assert help_text.startswith(
-        "Usage: bernstein_progress STATUS [--percent VALUE] [--tags VALUE]... [--level VALUE]\n"
+        "Usage: bernstein_progress STATUS [--percent VALUE] [--tags VALUE]... [--level VALUE]"
+        " [--steps VALUE]\n"
     )
     python_only = help_text.split("Python-only fields (not options here):\n")[1]
     for name in ("usage", "spots", "ratio"):
