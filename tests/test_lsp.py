@@ -418,3 +418,23 @@ async def test_positions_and_data_out_of_range_get_answers(client: LanguageClien
     assert actions is not None
     # None of them is this document's edit: each is dropped, none clamped into the text.
     assert [a for a in actions if isinstance(a, lsp.CodeAction) and a.diagnostics] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "guess"),
+    [
+        ("bernstein_q", None),  # issue 16 item 13: was "did you mean bernstein_run?"
+        ("bernstein_xyz", None),
+        ("bernstein_completd", "bernstein_completed"),
+        ("bernstein_questoin", "bernstein_question"),
+        ("bernstein_emmit", "bernstein_emit"),
+    ],
+)
+def test_unknown_helpers_get_a_suggestion_only_when_close(name: str, guess: str | None) -> None:
+    from bernstein_signals_toolkit.lsp import analysis
+
+    (finding,) = analysis.analyse(f"#!/bin/sh\n{name}\n", shell=True, settings=analysis.Settings())
+    assert finding.code == "BS504"
+    assert ("did you mean" in finding.message) is (guess is not None)
+    if guess is not None:
+        assert finding.message.endswith(f"did you mean {guess}?")

@@ -26,7 +26,7 @@ from ..model import Kind, Vocabulary
 from ..runtime_vocabulary import RuntimeVocabulary, built_in, compile_folder
 from ..validate import CODES, Severity
 from ..validate.codes import UNKNOWN_KINDS, select_codes
-from ..validate.lines import LineChecker, close_match, utf8_length
+from ..validate.lines import LineChecker, close_match, near_kind, utf8_length
 from ..validate.report import conformance_report
 from ._shell import UNKNOWN, Command, Origin, Word, commands, render_echo, render_printf
 
@@ -279,7 +279,12 @@ def _helper_call(command: Command, runtime: RuntimeVocabulary) -> list[Finding]:
     if kind is None:
         if name in _help_texts(runtime):
             return []  # a fixed helper: emit, run, ask, guard
-        guess = close_match(name, helper_names(runtime))
+        # Edit distance over the part after "bernstein_", which every helper shares:
+        # bernstein_completd is close to bernstein_completed, bernstein_q to nothing.
+        helper = "bernstein_"
+        suffixes = tuple(h.removeprefix(helper) for h in helper_names(runtime))
+        near = near_kind(name.removeprefix(helper), suffixes)
+        guess = helper + near if near is not None else None
         hint = f"; did you mean {guess}?" if guess else ""
         return [_finding(head, head, "BS504", f"no helper named {name}{hint}")]
     optional = {p.name: p for p in kind.properties if not p.required}

@@ -18,7 +18,7 @@ import contextlib
 import difflib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, cast
@@ -136,9 +136,9 @@ def _edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
-def near_kind(word: str, kinds: tuple[str, ...]) -> str | None:
-    """The known kind ``word`` most likely misspells: within a third of its length in edits
-    (one to three), else None. Nothing is suggested for a name that is merely new.
+def near_kind(word: str, kinds: Sequence[str]) -> str | None:
+    """The known kind (or name) ``word`` most likely misspells: within a third of its length
+    in edits (one to three), else None. Nothing is suggested for a name that is merely new.
     """
     best: tuple[int, str] | None = None
     for kind in kinds:
