@@ -438,3 +438,20 @@ def test_unknown_helpers_get_a_suggestion_only_when_close(name: str, guess: str 
     assert ("did you mean" in finding.message) is (guess is not None)
     if guess is not None:
         assert finding.message.endswith(f"did you mean {guess}?")
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("", []),
+        ("just some notes\nabout Leonard Bernstein\n", []),  # issue 16 item 12: not a run
+        ('BERNSTEIN:QUESTION {"question":"Go?"}\n', ["BS301"]),
+        ("BERNSTEIN:COMPLETE\n", ["BS216", "BS301"]),
+        ("BERNSTEIN:COMPLETED\n", []),
+    ],
+)
+def test_only_a_document_with_signals_is_a_run(text: str, codes: list[str]) -> None:
+    from bernstein_signals_toolkit.lsp import analysis
+
+    findings = analysis.analyse(text, shell=False, settings=analysis.Settings())
+    assert sorted(f.code for f in findings) == codes

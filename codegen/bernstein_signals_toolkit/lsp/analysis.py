@@ -138,8 +138,13 @@ def _log_findings(text: str, settings: Settings, runtime: RuntimeVocabulary) -> 
         vocabulary=runtime,
         unknown_kinds=_unknown_kinds(settings),
     )
+    diagnostics = report.diagnostics
+    if report.signal_count == 0 and all(d.code == "BS301" for d in diagnostics):
+        # Issue 16 item 12: a document without a signal or a near-miss is not a run at all
+        # (any plain-text file the editor opens), so it gets no MissingTerminalSignal.
+        diagnostics = []
     findings = []
-    for d in report.diagnostics:
+    for d in diagnostics:
         line = d.line - 1
         width = len(lines[line]) if line < len(lines) else 0
         edit = None
