@@ -271,3 +271,19 @@ def test_the_cache_keeps_the_latest_few_compiled_vocabularies(tmp_path: Path) ->
     assert len(packages) <= runtime_vocabulary.MAX_COMPILED
     assert seen[-1] in {package.removeprefix("_bernstein_vocabulary_") for package in packages}
     assert seen[0] not in {package.removeprefix("_bernstein_vocabulary_") for package in packages}
+
+
+def test_wrap_refuses_a_vocabulary_it_cannot_end_a_run_in(tmp_path: Path) -> None:
+    folder = make_fork(tmp_path)
+    failed = json.loads((folder / "failed.schema.json").read_text())
+    failed["required"] = ["reason", "code"]
+    failed["properties"]["code"] = {"type": "integer", "description": "Exit code."}
+    failed["examples"] = [{"reason": "exit 1", "code": 1}]
+    (folder / "failed.schema.json").write_text(json.dumps(failed))
+    marker = tmp_path / "ran"
+    result = _run("wrap", "--vocabulary", str(folder), "--", "touch", str(marker))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "wrap ends runs with COMPLETED and FAILED" in result.stderr
+    assert not marker.exists()
