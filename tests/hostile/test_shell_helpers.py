@@ -18,7 +18,15 @@ from hypothesis import strategies as st
 
 from bernstein_signals import parse_signal
 from linear_support import assert_linear
-from shell_support import LIBRARY, UTF8, run, shell_command
+from shell_support import (
+    LIBRARY,
+    UTF8,
+    kind_schema,
+    reference_format,
+    run,
+    shell_command,
+    temporary_library,
+)
 
 # -- hostile caller settings -------------------------------------------------------
 
@@ -62,8 +70,16 @@ command printf 'status=%s\\n' "$st" >&2
 """
 
 
-def _check(shell: str, setup: str, call: str, args: list[str], reply: bytes = b"") -> bytes:
-    result = run(shell, _body(shell, setup, call), *args, stdin=reply, timeout=60)
+def _check(
+    shell: str,
+    setup: str,
+    call: str,
+    args: list[str],
+    reply: bytes = b"",
+    *,
+    library: Path = LIBRARY,
+) -> bytes:
+    result = run(shell, _body(shell, setup, call), *args, stdin=reply, timeout=60, library=library)
     assert b"STATE CHANGED" not in result.stderr, result.stderr
     assert b"Traceback" not in result.stderr
     status_lines = [line for line in result.stderr.split(b"\n") if line.startswith(b"status=")]
@@ -93,6 +109,50 @@ def test_emit_under_hostile_caller_settings(shell: str, setup: str) -> None:
             assert signal.payload["k"] == text
 
     check()
+
+
+_FIELDS = kind_schema(
+    "FIELDS",
+    {
+        "word": {"description": "W.", "type": "string", "minLength": 2, "maxLength": 3},
+        "mode": {"description": "M.", "type": "string", "enum": ["a b", "*", "$(x)"]},
+        "count": {"description": "C.", "type": "integer", "maximum": 10**20, "multipleOf": 3},
+        "tags": {
+            "description": "T.",
+            "type": "array",
+            "items": {"type": "string", "maxLength": 2},
+            "uniqueItems": True,
+        },
+    },
+    ["word"],
+)
+_FIELD_CALLS: list[tuple[list[str], dict[str, object] | None]] = [
+    (
+        ["é😀", "--mode", "*", "--count", "-3", "--tags", "ü", "--tags", "*"],
+        {"word": "é😀", "mode": "*", "count": -3, "tags": ["ü", "*"]},
+    ),
+    (
+        ["é😀x", "--mode", "a b", "--count", "99999999999999999999"],
+        {"word": "é😀x", "mode": "a b", "count": 99999999999999999999},
+    ),
+    (["é😀xy"], None),
+    (["é", "--mode", "a"], None),
+    (["ab", "--mode", "$(x)", "--count", "100000000000000000002"], None),
+    (["ab", "--tags", "é😀é"], None),
+    (["ab", "--tags", "*", "--tags", "*"], None),
+]
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("setup", list(_SETUPS))
+def test_field_checks_under_hostile_caller_settings(
+    shell: str, setup: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Lengths, choices, bounds, multiples: the caller's IFS, options and shadows change nothing."""
+    library = temporary_library(tmp_path_factory.mktemp("fields"), _FIELDS)
+    for args, payload in _FIELD_CALLS:
+        stdout = _check(shell, _SETUPS[setup], 'bernstein_fields "$@"', args, library=library)
+        assert stdout == (reference_format("FIELDS", payload) + b"\n" if payload else b""), args
 
 
 _ANSWERS = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=40)

@@ -590,7 +590,7 @@ _bsig_cplen() {
   fi
   IFS=$_bsig_cont
   # shellcheck disable=SC2086 # split on purpose; pathname expansion is off
-  set -- ${1}.
+  $_bsig_bi set -- ${1}.
   IFS=$_bsig_ifs_own
   _bsig_len=$((_bsig_len - $# + 1))
 }
