@@ -266,3 +266,58 @@ def test_generate_check_runs_the_version_check(repo: Path) -> None:
     current = run(repo, "generate", "--check", "--baseline", "git:HEAD")
     assert current.returncode == 0, current.stdout
     assert_refused(run(repo, "generate", "--baseline", "git:HEAD"), "--baseline needs --check")
+
+
+def test_generate_baseline_does_not_load_the_binding(repo: Path) -> None:
+    """generate must not depend on the binding it checks, with or without --baseline."""
+    code = (
+        "import sys\n"
+        "from bernstein_signals_toolkit.cli import main\n"
+        "status = main(['generate', '--check', '--baseline', 'git:HEAD'])\n"
+        "loaded = [m for m in sys.modules if m.split('.')[0] == 'bernstein_signals']\n"
+        "print('loaded:', loaded)\n"
+        "sys.exit(status)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=repo,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert "loaded: []" in result.stdout, result.stdout + result.stderr
+
+
+def test_line_breaking_text_from_the_sources_stays_on_its_line(repo: Path) -> None:
+    """U+2028 in a nested field name and in a value: every format keeps one item per line."""
+    nested = {
+        "description": "d",
+        "type": "object",
+        "properties": {"a\u2028b\u0085c": {"type": "string", "enum": ["x\u2029y"]}},
+    }
+    edit_json(
+        repo / "schema" / "question.schema.json",
+        lambda s: s["properties"].update({"meta": nested}),
+    )
+    text = run(repo, "diff", "git:HEAD", "schema").stdout
+    github = run(repo, "diff", "--format", "github", "git:HEAD", "schema").stdout
+    markdown = run(repo, "diff", "--format", "markdown", "git:HEAD", "schema").stdout
+    assert len(text.splitlines()) == len(text.split("\n")) - 1 == 2
+    assert len(github.splitlines()) == len(github.split("\n")) - 1 == 2
+    assert len(markdown.splitlines()) == len(markdown.split("\n")) - 1
+    edit_json(
+        repo / "schema" / "question.schema.json",
+        lambda s: s["properties"]["meta"]["properties"]["a\u2028b\u0085c"].update({"enum": ["z"]}),
+    )
+    git(repo, "commit", "-qam", "meta")
+    edit_json(
+        repo / "schema" / "question.schema.json",
+        lambda s: s["properties"]["meta"]["properties"]["a\u2028b\u0085c"].update(
+            {"enum": ["z\u2028"]}
+        ),
+    )
+    for output_format in ("text", "github", "markdown"):
+        out = run(repo, "diff", "--format", output_format, "git:HEAD", "schema").stdout
+        assert len(out.splitlines()) == len(out.split("\n")) - 1, (output_format, out)

@@ -11,7 +11,6 @@ import sys
 
 from ..evolution import GIT_PREFIX, NoBaseline, diff_sources, rule_table_markdown
 from ..evolution.report import FORMATS, render
-from ..validate.formats import encode_line
 from ._arguments import text
 
 __all__ = ["configure", "run"]
@@ -61,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
             raise
         print(f"bernstein-signals diff: skipped, no baseline: {exc}")
         return 0
+    from ..validate.formats import encode_line  # loads the binding: not before it is needed
+
     out = sys.stdout.buffer
     for line in render(diff, args.format):
         out.write(encode_line(line) + b"\n")

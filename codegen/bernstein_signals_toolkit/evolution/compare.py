@@ -101,8 +101,12 @@ def _step(pointer: str, name: str | int) -> str:
     return f"{pointer}/{str(name).replace('~', '~0').replace('/', '~1')}"
 
 
+_LINE_BREAKS: Final = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+"""What JSON leaves raw but ``str.splitlines`` (and so many readers) breaks at."""
+
+
 def _show(value: JSONValue) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True).translate(_LINE_BREAKS)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -1,7 +1,10 @@
 """``diff`` output: text, json (evolution/diff.schema.json), sarif, github and markdown.
 
-SARIF and GitHub output reuse the validator's helpers (file URIs, escaping,
-the SARIF schema address), so both commands speak the same dialect.
+JSON, SARIF and GitHub output reuse the validator's helpers (file names, URIs,
+escaping, the SARIF schema address), so both commands speak the same dialect.
+They are imported only by those formats: the validator loads the generated
+binding, and ``generate --check --baseline`` (text) must not depend on the
+binding it checks.
 """
 
 from __future__ import annotations
@@ -14,14 +17,6 @@ from typing import Any, Final
 from .. import __version__
 from ..emitters._escape import markdown_code, markdown_text
 from ..errors import one_line
-from ..validate.formats import (
-    INFORMATION_URI,
-    SARIF_SCHEMA,
-    display_name,
-    escape_data,
-    escape_property,
-    file_uri,
-)
 from .compare import Change
 from .diff import Diff
 from .rules import RULES, Bump, Category
@@ -83,12 +78,16 @@ def text(diff: Diff) -> Iterator[str]:
 
 
 def _side_json(diff: Diff, old: bool) -> dict[str, str]:
+    from ..validate.formats import display_name
+
     side = diff.old if old else diff.new
     return {"source": display_name(side.label), "version": side.version}
 
 
 def json_document(diff: Diff) -> dict[str, Any]:
     """The document ``--format json`` prints; its schema is :data:`JSON_SCHEMA`."""
+    from ..validate.formats import display_name
+
     return {
         "tool": {"name": "bernstein-signals", "version": __version__},
         "old": _side_json(diff, True),
@@ -156,6 +155,8 @@ def _sarif_rule(index: int) -> dict[str, Any]:
 
 
 def sarif_document(diff: Diff) -> dict[str, Any]:
+    from ..validate.formats import INFORMATION_URI, SARIF_SCHEMA, file_uri
+
     results = [
         {
             "ruleId": change.rule.id,
@@ -220,14 +221,18 @@ _GITHUB_LEVEL: Final = {"error": "error", "warning": "warning", "note": "notice"
 
 def github(diff: Diff) -> Iterator[str]:
     """One workflow command per change, then one for the version verdict."""
+    from ..validate.formats import display_name, escape_data, escape_property
+
     for change in diff.changes:
         properties = {
             "file": display_name(diff.file_of(change)),
             "title": f"{change.rule.id} {change.where}#{change.pointer}",
         }
-        rendered = ",".join(f"{k}={escape_property(v)}" for k, v in properties.items())
+        # one_line first: names from the sources may hold U+2028 and its kind.
+        rendered = ",".join(f"{k}={escape_property(one_line(v))}" for k, v in properties.items())
         level = _GITHUB_LEVEL[_level(diff, change)]
-        yield f"::{level} {rendered}::{escape_data(f'{change.message} ({_sides(change)})')}"
+        message = one_line(f"{change.message} ({_sides(change)})")
+        yield f"::{level} {rendered}::{escape_data(message)}"
     level = "notice" if diff.passed else "error"
     title = escape_property("vocabulary version")
     yield f"::{level} title={title}::{escape_data(_summary(diff))}"
