@@ -158,6 +158,8 @@ def _check(status: int, stdout: bytes, stderr: bytes, output_format: str) -> Non
     text = stdout.decode("utf-8")
     if output_format in ("json", "sarif"):
         json.loads(text)
+    if output_format in ("text", "github", "markdown"):  # one item per line, whatever the text
+        assert len(text.splitlines()) == text.count("\n"), text
     if output_format in ("text", "github"):
         assert all(line for line in text.splitlines())
 
