@@ -190,6 +190,12 @@ SCHEMA_CASES: list[tuple[str, Any, Any, list[tuple[str, str, str]]]] = [
         [("annotation-changed", C, C), ("constraint-tightened", B, C)],
     ),
     (
+        "one pattern spelled two ways",
+        obj({"a": {"pattern": "^a\\/b$"}}),
+        obj({"a": {"pattern": "^a/b$"}}),
+        [],
+    ),
+    (
         "boolean schema closed",
         obj({"a": True}),
         obj({"a": False}),

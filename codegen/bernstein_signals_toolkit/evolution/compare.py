@@ -18,6 +18,7 @@ from typing import Any, Final
 from lark import Lark
 from lark.exceptions import LarkError
 
+from ..ecma_regex import EcmaPatternError, translate
 from ..keywords import Support, support
 from ..model import JSONValue, SchemaDocument, Vocabulary
 from .rules import Bump, Category, Rule, rule
@@ -368,6 +369,14 @@ def _accepted_types(value: JSONValue) -> frozenset[str]:
     return frozenset(name for name in names if isinstance(name, str))
 
 
+def _same_pattern(before: str, after: str) -> bool:
+    """Two spellings of one ECMA-262 pattern (``\\/`` and ``/``): the same translation."""
+    try:
+        return translate(before) == translate(after)
+    except EcmaPatternError:
+        return False
+
+
 def _ordered_value(keyword: str, before: JSONValue, after: JSONValue) -> str:
     """tightened, loosened, changed, or the same (values spelled differently)."""
     if keyword == "enum" and isinstance(before, list) and isinstance(after, list):
@@ -378,6 +387,8 @@ def _ordered_value(keyword: str, before: JSONValue, after: JSONValue) -> str:
             return "tightened"
         if new >= old:
             return "loosened"
+    if keyword == "pattern" and isinstance(before, str) and isinstance(after, str):
+        return "same" if _same_pattern(before, after) else "changed"
     if keyword == "multipleOf" and _is_number(before) and _is_number(after):
         if after / before == int(after / before):  # every multiple of NEW is one of OLD
             return "tightened"
