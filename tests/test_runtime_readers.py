@@ -17,6 +17,8 @@ from bernstein_signals import (
     SignalKind,
     SignalRecord,
     SignalScanner,
+    UnknownKindRecord,
+    UnknownKindSignal,
     aread_signals,
     parse_signal,
     read_signals,
@@ -228,3 +230,70 @@ def test_line_start_scanner_reports_over_long_lines_too(
         elif line.startswith(b"BERNSTEIN:"):
             expected.append((number, bare, 0))
     assert [tuple(line) for line in found] == expected
+
+
+# -- unknown kinds (opt-in) -----------------------------------------------------
+
+_ANY_PIECES = st.one_of(
+    _PIECES, st.sampled_from([b"BERNSTEIN:PROGRESS", b'BERNSTEIN:NEWER {"a":1}', b"NEW_KIND"])
+)
+
+
+def _whole_lines_any(data: bytes, limit: int) -> list[SignalRecord | UnknownKindRecord]:
+    """The reference with the opt-in: parse_signal(unknown_kinds=True) on each whole line."""
+    records: list[SignalRecord | UnknownKindRecord] = []
+    for number, line in enumerate(_lines(data), 1):
+        bare = line[:-1] if line.endswith(b"\r") else line
+        if len(bare) > limit:
+            continue
+        try:
+            text = bare.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        signal = parse_signal(text, unknown_kinds=True)
+        if isinstance(signal, UnknownKindSignal):
+            records.append(UnknownKindRecord(number, signal, bare))
+        elif signal is not None:
+            records.append(SignalRecord(number, signal, bare))
+    return records
+
+
+@settings(max_examples=300)
+@given(
+    pieces=st.lists(_ANY_PIECES, max_size=40),
+    sizes=st.lists(st.integers(min_value=1, max_value=40), max_size=6),
+    limit=st.integers(min_value=8, max_value=80),
+)
+def test_readers_opt_in_to_unknown_kinds_whatever_the_chunking(
+    pieces: list[bytes], sizes: list[int], limit: int
+) -> None:
+    data = b"".join(pieces)
+    expected = _whole_lines_any(data, limit)
+    found = list(read_signals(_Chunked(data, sizes), max_line_bytes=limit, unknown_kinds=True))
+    assert found == expected
+    assert list(read_signals(_Chunked(data, sizes), max_line_bytes=limit)) == [
+        record for record in expected if isinstance(record, SignalRecord)
+    ]
+
+    async def aread() -> list[SignalRecord | UnknownKindRecord]:
+        reader = asyncio.StreamReader()
+        for chunk in _chunks(data, sizes):
+            reader.feed_data(chunk)
+        reader.feed_eof()
+        stream = aread_signals(reader, max_line_bytes=limit, unknown_kinds=True)
+        return [record async for record in stream]
+
+    assert asyncio.run(aread()) == expected
+
+
+def test_unknown_kind_records() -> None:
+    data = b'x\nBERNSTEIN:PROGRESS {"percent":5}\r\nBERNSTEIN:COMPLETED\n'
+    first, second = read_signals(io.BytesIO(data), unknown_kinds=True)
+    assert first == UnknownKindRecord(
+        2,
+        UnknownKindSignal("PROGRESS", {"percent": 5}, 'BERNSTEIN:PROGRESS {"percent":5}'),
+        b'BERNSTEIN:PROGRESS {"percent":5}',
+    )
+    assert type(second) is SignalRecord
+    assert second.signal.kind is SignalKind.COMPLETED
+    assert [r.line_no for r in read_signals(io.BytesIO(data))] == [3]

@@ -31,7 +31,14 @@ from .questions import (
     UnknownQuestion,
     ask,
 )
-from .readers import AsyncReadable, SignalRecord, SignalScanner, aread_signals, read_signals
+from .readers import (
+    AsyncReadable,
+    SignalRecord,
+    SignalScanner,
+    UnknownKindRecord,
+    aread_signals,
+    read_signals,
+)
 from .reply import format_reply, parse_reply
 from .scanning import (
     DEFAULT_MAX_LINE_BYTES,
@@ -87,6 +94,7 @@ __all__ = [
     "SignalRecord",
     "SignalScanner",
     "StreamSignal",
+    "UnknownKindRecord",
     "UnknownKindSignal",
     "UnknownQuestion",
     "aread_signals",

@@ -11,10 +11,11 @@ that is not UTF-8 is plain output.
 """
 
 from collections.abc import AsyncIterator, Iterable, Iterator
-from typing import Final, NamedTuple, Protocol
+from typing import Final, Literal, NamedTuple, Protocol, overload
 
 from .kinds import SIGNAL_PREFIX
 from .parsing import _strict as _parse_prefixed
+from .parsing import _strict_any as _parse_any_prefixed
 from .scanning import (
     DEFAULT_MAX_LINE_BYTES,
     READ_CHUNK_BYTES,
@@ -24,9 +25,16 @@ from .scanning import (
     _new_tuple,
     read_chunks,
 )
-from .signals import StreamSignal
+from .signals import StreamSignal, UnknownKindSignal
 
-__all__ = ["AsyncReadable", "SignalRecord", "SignalScanner", "aread_signals", "read_signals"]
+__all__ = [
+    "AsyncReadable",
+    "SignalRecord",
+    "SignalScanner",
+    "UnknownKindRecord",
+    "aread_signals",
+    "read_signals",
+]
 
 _NEEDLE: Final = SIGNAL_PREFIX.encode("ascii")
 
@@ -39,6 +47,16 @@ class SignalRecord(NamedTuple):
     signal: StreamSignal
     raw: bytes
     """The line's bytes without its terminator ("\\n" or "\\r\\n")."""
+
+
+class UnknownKindRecord(NamedTuple):
+    """A well-formed signal line of a kind the vocabulary does not know, as the
+    ``unknown_kinds=True`` readers return it (see :class:`~.signals.UnknownKindSignal`).
+    """
+
+    line_no: int
+    signal: UnknownKindSignal
+    raw: bytes
 
 
 class AsyncReadable(Protocol):
@@ -57,6 +75,7 @@ class SignalScanner:
         self._lines = LineScanner(
             _NEEDLE, at_line_start=True, max_line_bytes=max_line_bytes, report_overlong=False
         )
+        self._unknown_kinds = False
 
     @property
     def lines(self) -> int:
@@ -65,10 +84,15 @@ class SignalScanner:
 
     def feed(self, chunk: bytes) -> list[SignalRecord]:
         found = self._lines.feed(chunk)
-        return _records(found) if found else []
+        return self._records(found) if found else []
 
     def close(self) -> list[SignalRecord]:
-        return _records(self._lines.close())
+        return self._records(self._lines.close())
+
+    def _records(self, found: Iterable[ScannedLine]) -> list[SignalRecord]:
+        if self._unknown_kinds:  # only the readers' opt-in sets it; typed by their overloads
+            return _any_records(found)  # type: ignore[return-value]
+        return _records(found)
 
 
 def _records(found: Iterable[ScannedLine]) -> list[SignalRecord]:
@@ -84,25 +108,76 @@ def _records(found: Iterable[ScannedLine]) -> list[SignalRecord]:
     return records
 
 
-def read_signals(
-    stream: Readable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
-) -> Iterator[SignalRecord]:
-    """The signal lines of a binary file or pipe, read to its end, in constant memory."""
+def _any_records(found: Iterable[ScannedLine]) -> list[SignalRecord | UnknownKindRecord]:
+    records: list[SignalRecord | UnknownKindRecord] = []
+    for line_no, data, _ in found:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        signal = _parse_any_prefixed(text)
+        if type(signal) is StreamSignal:
+            records.append(_new_tuple(SignalRecord, (line_no, signal, data)))
+        elif signal is not None:
+            records.append(_new_tuple(UnknownKindRecord, (line_no, signal, data)))
+    return records
+
+
+def _scanner(max_line_bytes: int, unknown_kinds: bool) -> SignalScanner:
     scanner = SignalScanner(max_line_bytes=max_line_bytes)
+    scanner._unknown_kinds = unknown_kinds
+    return scanner
+
+
+@overload
+def read_signals(
+    stream: Readable,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    unknown_kinds: Literal[False] = False,
+) -> Iterator[SignalRecord]: ...
+@overload
+def read_signals(
+    stream: Readable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, unknown_kinds: bool
+) -> Iterator[SignalRecord | UnknownKindRecord]: ...
+def read_signals(
+    stream: Readable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, unknown_kinds: bool = False
+) -> Iterator[SignalRecord | UnknownKindRecord]:
+    """The signal lines of a binary file or pipe, read to its end, in constant memory.
+
+    With ``unknown_kinds=True`` a well-formed line of a kind the vocabulary does
+    not know is an :class:`UnknownKindRecord` instead of plain output (as for
+    :func:`~.parsing.parse_signal`).
+    """
+    scanner = _scanner(max_line_bytes, unknown_kinds)
     for chunk in read_chunks(stream):
         yield from scanner.feed(chunk)
     yield from scanner.close()
 
 
+@overload
+def aread_signals(
+    reader: AsyncReadable,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    unknown_kinds: Literal[False] = False,
+) -> AsyncIterator[SignalRecord]: ...
+@overload
+def aread_signals(
+    reader: AsyncReadable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, unknown_kinds: bool
+) -> AsyncIterator[SignalRecord | UnknownKindRecord]: ...
 async def aread_signals(
-    reader: AsyncReadable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
-) -> AsyncIterator[SignalRecord]:
+    reader: AsyncReadable,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    unknown_kinds: bool = False,
+) -> AsyncIterator[SignalRecord | UnknownKindRecord]:
     """:func:`read_signals` for an asyncio StreamReader (a subprocess's stdout).
 
     Reads with ``read(n)``, never ``readline``, so lines longer than the
     StreamReader's limit (64 KiB by default) are no error.
     """
-    scanner = SignalScanner(max_line_bytes=max_line_bytes)
+    scanner = _scanner(max_line_bytes, unknown_kinds)
     while chunk := await reader.read(READ_CHUNK_BYTES):
         for record in scanner.feed(chunk):
             yield record
