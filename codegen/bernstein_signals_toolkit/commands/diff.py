@@ -17,6 +17,11 @@ __all__ = ["configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        "Exit status: 0 when NEW's version is raised as much as the changes need (a change"
+        " breaking either side: major; any other a validator sees: minor; wording: none),"
+        " 1 when it is not, 2 when a side cannot be read. `--rules` lists every rule."
+    )
     parser.add_argument(
         "old",
         nargs="?",
