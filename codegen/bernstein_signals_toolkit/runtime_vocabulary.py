@@ -33,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any
 
-from bernstein_signals import AnySignal, PayloadError, SignalRecord
+from bernstein_signals import AnySignal, PayloadError, SignalRecord, UnknownKindRecord
 
 from .errors import UsageError, one_line
 from .sources import GRAMMAR_FILE, packaged_sources
@@ -85,7 +85,7 @@ class RuntimeVocabulary:
     _parse: Callable[..., AnySignal | None] = field(repr=False)
     _validate: Callable[[str, object], list[PayloadError]] = field(repr=False)
     _format: Callable[..., str] = field(repr=False)
-    _read: Callable[..., Iterator[SignalRecord]] = field(repr=False)
+    _read: Callable[..., Iterator[SignalRecord | UnknownKindRecord]] = field(repr=False)
     _scanner: Callable[..., Any] = field(repr=False)
     _model: Callable[[], Vocabulary] = field(repr=False)
     payload_error: type[ValueError] = field(repr=False)
@@ -119,8 +119,11 @@ class RuntimeVocabulary:
         """The binding's ``format_signal``: :attr:`payload_error` for a schema failure."""
         return self._format(kind, payload, validate=validate)
 
-    def read_signals(self, stream: IO[bytes]) -> Iterator[SignalRecord]:
-        return self._read(stream)
+    def read_signals(
+        self, stream: IO[bytes], *, unknown_kinds: bool = False
+    ) -> Iterator[SignalRecord | UnknownKindRecord]:
+        """The binding's ``read_signals``; unknown kinds only with ``unknown_kinds``."""
+        return self._read(stream, unknown_kinds=unknown_kinds)
 
     def signal_scanner(self) -> Any:
         """A fresh ``SignalScanner`` of this vocabulary (``feed``/``close`` give records)."""

@@ -287,3 +287,28 @@ def test_wrap_refuses_a_vocabulary_it_cannot_end_a_run_in(tmp_path: Path) -> Non
     assert result.stderr.count("\n") == 1
     assert "wrap ends runs with COMPLETED and FAILED" in result.stderr
     assert not marker.exists()
+
+
+def test_parse_includes_unknown_kinds_on_request(fork: Path, tmp_path: Path) -> None:
+    import jsonschema
+
+    from bernstein_signals_toolkit.commands.parse import RECORD_SCHEMA
+
+    log = _log(tmp_path, GOOD, "BERNSTEIN:NEWER_KIND", "BERNSTEIN:COMPLETED")
+    validator = jsonschema.Draft202012Validator(json.loads(RECORD_SCHEMA.read_text()))
+    for vocabulary, expected in [
+        ([], [("PROGRESS", True), ("NEWER_KIND", True), ("COMPLETED", False)]),
+        (
+            ["--vocabulary", str(fork)],
+            [("PROGRESS", False), ("NEWER_KIND", True), ("COMPLETED", False)],
+        ),
+    ]:
+        result = _run("parse", "--unknown-kinds", "include", *vocabulary, log)
+        records = [json.loads(line) for line in result.stdout.splitlines()]
+        for record in records:
+            validator.validate(record)
+        assert [(r["kind"], r.get("unknown_kind", False)) for r in records] == expected
+        skipped = _run("parse", *vocabulary, log).stdout.splitlines()
+        assert [json.loads(line)["kind"] for line in skipped] == [
+            kind for kind, unknown in expected if not unknown
+        ]

@@ -2,7 +2,9 @@
 
 ``jsonl`` records (the default) follow ``parse.schema.json`` next to this
 module: input, line, kind, payload and the raw line (and ``input_uri``, the
-exact name percent-encoded, when the input's name is not UTF-8). ``cloudevents`` writes
+exact name percent-encoded, when the input's name is not UTF-8). Lines of a
+kind the vocabulary does not know are plain output, as for every reader;
+``--unknown-kinds include`` writes them too, marked ``"unknown_kind": true``. ``cloudevents`` writes
 CloudEvents 1.0 JSON (structured mode), one event per line: type
 ``dev.bernstein.signal.<kind>``, ``source`` from ``--source`` or naming the
 input, ``id`` the line number (prefixed with the input's position when one
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from bernstein_signals import SignalRecord
+from bernstein_signals import SignalRecord, UnknownKindRecord
 
 from ..errors import UsageError
 from ..validate.formats import display_name, file_uri
@@ -58,6 +60,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="add the time each signal was read (makes the output non-deterministic)",
     )
     add_vocabulary_argument(parser)
+    parser.add_argument(
+        "--unknown-kinds",
+        choices=("skip", "include"),
+        default="skip",
+        help="well-formed lines of kinds the vocabulary does not know: skip them as readers"
+        ' do (default), or include them (jsonl records get "unknown_kind": true)',
+    )
 
 
 def _now() -> str:
@@ -72,17 +81,22 @@ def _input_fields(path: str) -> dict[str, str]:
     return {"input": name, "input_uri": file_uri(path)}
 
 
-def _record(fields: dict[str, str], record: SignalRecord) -> dict[str, Any]:
-    return {
+def _record(
+    fields: dict[str, str], record: SignalRecord | UnknownKindRecord, *, known: bool
+) -> dict[str, Any]:
+    document = {
         **fields,
         "line": record.line_no,
         "kind": str(record.signal.kind),
         "payload": record.signal.payload,
         "raw_line": record.signal.raw_line,
     }
+    if not known:
+        document["unknown_kind"] = True
+    return document
 
 
-def _event(source: str, event_id: str, record: SignalRecord) -> dict[str, Any]:
+def _event(source: str, event_id: str, record: SignalRecord | UnknownKindRecord) -> dict[str, Any]:
     return {
         "specversion": "1.0",
         "type": EVENT_TYPE_PREFIX + str(record.signal.kind).lower(),
@@ -113,11 +127,13 @@ def run(args: argparse.Namespace) -> int:
         fields = _input_fields(path)
         with opened(path) as stream:
             try:
-                for record in vocabulary.read_signals(stream):
+                unknown_kinds = args.unknown_kinds == "include"
+                for record in vocabulary.read_signals(stream, unknown_kinds=unknown_kinds):
                     if args.format == "cloudevents":
                         document = _event(source, f"{id_prefix}{record.line_no}", record)
                     else:
-                        document = _record(fields, record)
+                        known = vocabulary.knows(str(record.signal.kind))
+                        document = _record(fields, record, known=known)
                     if args.timestamps:
                         document["time"] = _now()
                     out.write(json.dumps(document, ensure_ascii=False) + "\n")
