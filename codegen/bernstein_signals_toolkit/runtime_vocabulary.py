@@ -33,7 +33,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any
 
-from bernstein_signals import AnySignal, PayloadError, SignalRecord, UnknownKindRecord
+from bernstein_signals import (
+    AnySignal,
+    PayloadError,
+    SignalRecord,
+    SignalScanner,
+    UnknownKindRecord,
+)
 
 from .errors import UsageError, one_line
 from .sources import GRAMMAR_FILE, packaged_sources
@@ -86,7 +92,7 @@ class RuntimeVocabulary:
     _validate: Callable[[str, object], list[PayloadError]] = field(repr=False)
     _format: Callable[..., str] = field(repr=False)
     _read: Callable[..., Iterator[SignalRecord | UnknownKindRecord]] = field(repr=False)
-    _scanner: Callable[..., Any] = field(repr=False)
+    _scanner: Callable[[], SignalScanner] = field(repr=False)
     _model: Callable[[], Vocabulary] = field(repr=False)
     payload_error: type[ValueError] = field(repr=False)
     """The binding's ``SignalPayloadError``, which :meth:`format_signal` raises."""
@@ -125,7 +131,7 @@ class RuntimeVocabulary:
         """The binding's ``read_signals``; unknown kinds only with ``unknown_kinds``."""
         return self._read(stream, unknown_kinds=unknown_kinds)
 
-    def signal_scanner(self) -> Any:
+    def signal_scanner(self) -> SignalScanner:
         """A fresh ``SignalScanner`` of this vocabulary (``feed``/``close`` give records)."""
         return self._scanner()
 
