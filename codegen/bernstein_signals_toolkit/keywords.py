@@ -118,7 +118,8 @@ KEYWORDS: Final[dict[str, tuple[Support, Support]]] = {
 a field whose schema uses a keyword the shell refuses is left out of its kind's
 shell helper (``bernstein_emit`` still reaches it), and so is a field whose
 value the shell cannot check faithfully (a number type, a pattern other than the
-``.sdd/`` path rule, a multipleOf that is not a whole number up to 10^9)."""
+``.sdd/`` path rule or one ASCII class over the whole value, a multipleOf that is
+not a whole number up to 10^9)."""
 
 REFUSAL_REASONS: Final[dict[str, str]] = {
     "$anchor": "only local '#/$defs/...' references are compiled",

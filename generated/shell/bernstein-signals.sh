@@ -564,6 +564,13 @@ _bsig_int_mod() {
   [ "$_bsig_r" -eq 0 ]
 }
 
+# _bsig_only VALUE CHARS: is every character of VALUE one of the ASCII CHARS?
+# Quoted inside the brackets, each of CHARS is itself (], -, ! and ^ too).
+_bsig_only() {
+  case $1 in *[!"$2"]*) return 1 ;; esac
+  ! _bsig_has_nul "$1"
+}
+
 # _bsig_in VALUE CHOICE...: is VALUE, byte for byte, one of the CHOICEs?
 _bsig_in() {
   _bsig_x=$1

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bernstein_signals_toolkit.emitters.shell import SDD_PATH_PATTERN
 from ecma_jsonschema import validator
 from shell_support import kind_schema, reference_format, run, temporary_library
 
@@ -29,6 +30,17 @@ KIND = "PROBE"
 TEXT = st.text(alphabet="ab é😀", max_size=5)
 BOUNDS = st.one_of(st.integers(-4, 4), st.sampled_from([0.5, -1.5, 2.0, 3.25]))
 DIVISORS = st.sampled_from([1, 2, 3, 5, 2.0, 10**9])
+PATTERNS = (
+    "^[a-z0-9_-]+$",
+    "^\\d{2}$",
+    "^\\w*$",
+    "^[\\]a-]{1,2}$",
+    "^[b]?$",
+    "^[ab\\-]{2,}$",
+    SDD_PATH_PATTERN,
+)
+"""Patterns the shell translates: one ASCII class over the value, and the .sdd/ rule."""
+PATTERN_TEXT = ["a", "-", "]", "b", "Z", "_", "0", "9", "é", " ", "\n", ".", "/", "a\\", "ab"]
 
 
 def _strings() -> st.SearchStrategy[dict[str, Any]]:
@@ -41,6 +53,7 @@ def _strings() -> st.SearchStrategy[dict[str, Any]]:
                 lambda pair: list(dict.fromkeys([pair[0], *pair[1]]))
             ),
             "const": TEXT,
+            "pattern": st.sampled_from(PATTERNS),
         },
     )
 
@@ -108,6 +121,9 @@ def _edge_arguments(schema: dict[str, Any]) -> list[str]:
         lengths |= {schema[key] - 1, schema[key], schema[key] + 1} if key in schema else set()
     texts = [char * n for n in sorted(lengths) if n >= 0 for char in ("a", "é", "€", "😀")]
     texts += [v for v in [*schema.get("enum", []), schema.get("const")] if isinstance(v, str)]
+    if "pattern" in schema:
+        texts += [a + b for a in PATTERN_TEXT for b in ("", *PATTERN_TEXT[:4])]
+        texts += ["9" * 3, ".sdd/p.md", ".sdd/p.md\n", ".sdd/../p", ".sdd//p", ".sdd/a\\b"]
     return list(dict.fromkeys(texts))
 
 

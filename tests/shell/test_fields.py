@@ -48,6 +48,7 @@ SPOTS = {
 }
 RATIO = {"description": "A fraction.", "type": "number", "maximum": 1}
 LEVEL = {"description": "A level.", "type": "integer", "const": 3}
+CODE = {"description": "A code.", "type": "string", "pattern": "^[\\]A-C-]{2,3}$"}
 STEPS = {"description": "Steps.", "type": "integer", "multipleOf": 7, "minimum": -(10**30)}
 
 PROGRESS = kind_schema(
@@ -61,6 +62,7 @@ PROGRESS = kind_schema(
         "ratio": RATIO,
         "level": LEVEL,
         "steps": STEPS,
+        "code": CODE,
     },
     ["status"],
 )
@@ -108,6 +110,14 @@ CALLS: list[tuple[list[str], dict[str, object] | None]] = [
     (["done", "--steps", str(-7 * 10**29)], {"status": "done", "steps": -7 * 10**29}),
     (["done", "--steps", str(-7 * 10**30)], None),
     (["done", "--steps", "-0"], None),
+    # One ASCII class over the whole value: ], - and ranges as ECMA-262 reads them.
+    (["done", "--code", "]-C"], {"status": "done", "code": "]-C"}),
+    (["done", "--code", "AB"], {"status": "done", "code": "AB"}),
+    (["done", "--code", "A"], None),
+    (["done", "--code", "ABCA"], None),
+    (["done", "--code", "Ab"], None),
+    (["done", "--code", "AÉ"], None),
+    (["done", "--code", "AB\n"], None),
     (["done", "--ratio", "0.5"], None),
 ]
 
@@ -119,8 +129,9 @@ def test_enum_bounds_and_string_arrays_in_every_shell(
 ) -> None:
     """Lengths count code points whether the shell counts characters or bytes here."""
     body = "\n".join(
-        f"bernstein_progress {' '.join(f'${{{index + 1}}}' for index in range(start, end))}"
-        ' || echo "status=$?"'
+        "bernstein_progress "
+        + " ".join(f'"${{{index + 1}}}"' for index in range(start, end))
+        + ' || echo "status=$?"'
         for start, end in _spans()
     )
     args = [arg for call, _ in CALLS for arg in call]
@@ -157,7 +168,7 @@ def test_python_only_fields_are_named_in_help_and_reached_by_emit(library: Path)
     help_text = result.stdout.decode()
     assert help_text.startswith(
         "Usage: bernstein_progress STATUS [--percent VALUE] [--tags VALUE]... [--level VALUE]"
-        " [--steps VALUE]\n"
+        " [--steps VALUE] [--code VALUE]\n"
     )
     python_only = help_text.split("Python-only fields (not options here):\n")[1]
     for name in ("usage", "spots", "ratio"):

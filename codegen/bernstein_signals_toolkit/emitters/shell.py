@@ -26,6 +26,7 @@ from fractions import Fraction
 from types import ModuleType
 from typing import TypeGuard
 
+from ..ecma_regex import EcmaPatternError, translate
 from ..errors import SourceError
 from ..keywords import MESSAGE_KEYWORD, Support, refusals, support
 from ..model import JSONValue, Kind, Property, Vocabulary
@@ -51,9 +52,16 @@ TEMPLATE = "shell/bernstein-signals.sh"
 SDD_PATH_PATTERN = "^\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
 """The plan-path rule of the schemas; the shell enforces it with ``_bsig_is_sdd_path``."""
 
-_KNOWN_PATTERNS = {SDD_PATH_PATTERN: "_bsig_is_sdd_path {v}"}
-"""Patterns the shell enforces with its own test; the message is the schema's
-``x-bernstein-message``, as in every binding."""
+_CLASS_ESCAPE = r"\\[dw]|\\[!-/:-@\[-`{-~]"
+_ONE_CLASS = re.compile(
+    r"\^(?P<atom>" + _CLASS_ESCAPE + r"|\[(?!\^)(?:" + _CLASS_ESCAPE + r"|[ -\[^-~])+\])"
+    r"(?P<count>[?*+]|\{(?P<low>\d+)(?P<comma>,(?P<high>\d*))?\})?\$"
+)
+"""Patterns the shell checks besides the .sdd/ rule: one ASCII class over the whole
+value, ``^[a-z0-9_-]+$``, ``^\\d{3}$``, ``^\\w*$``. The class holds ASCII
+characters, ranges, ``\\d``, ``\\w`` and escaped punctuation only, so it matches no
+other code point; its members are read off ``ecma_regex.translate`` itself."""
+_MAX_SHELL_COUNT = 10**9
 
 
 _FIXED = {"emit": True, "run": False, "ask": True, "guard": False}
@@ -227,10 +235,37 @@ def _value_checks(schema: dict[str, JSONValue], scalar: str) -> list[_Check]:
             if (key, value) != ("minLength", 0):
                 checks.append(_Check(test, f" {value}", _message(schema, key, default)))
         elif scalar == "string" and key == "pattern":
-            if value != SDD_PATH_PATTERN:
-                raise _PythonOnly(f"pattern {value!r} has no shell translation")
             message = _message(schema, key, f"must match the pattern {value}")
-            checks.append(_Check("_bsig_is_sdd_path", "", message))
+            checks += _pattern_checks(value, message)
+    return checks
+
+
+def _pattern_checks(pattern: JSONValue, message: str) -> list[_Check]:
+    """The shell checks for ``pattern``, or _PythonOnly when it has no faithful translation."""
+    if pattern == SDD_PATH_PATTERN:
+        return [_Check("_bsig_is_sdd_path", "", message)]
+    found = _ONE_CLASS.fullmatch(pattern) if isinstance(pattern, str) else None
+    try:
+        atom = found and re.compile(translate(f"^{found['atom']}$"))
+        translate(str(pattern))
+    except EcmaPatternError:
+        atom = None
+    if found is None or not atom:
+        raise _PythonOnly(f"pattern {pattern!r} has no shell translation")
+    members = "".join(chr(code) for code in range(32, 127) if atom.search(chr(code)))
+    low, high = {"?": (0, 1), "*": (0, None), "+": (1, None), None: (1, 1)}.get(
+        found["count"], (0, 0)
+    )
+    if found["low"] is not None:
+        low = int(found["low"])
+        high = None if found["comma"] and not found["high"] else int(found["high"] or low)
+    if not members or max(low, high or 0) > _MAX_SHELL_COUNT:
+        raise _PythonOnly(f"pattern {pattern!r} has no shell translation")
+    checks = [_Check("_bsig_only", f" {_quote(members)}", message)]
+    if low:
+        checks.append(_Check("_bsig_len_ge", f" {low}", message))
+    if high is not None:
+        checks.append(_Check("_bsig_len_le", f" {high}", message))
     return checks
 
 
