@@ -24,7 +24,14 @@ from hypothesis import strategies as st
 
 from bernstein_signals_toolkit.emitters.shell import SDD_PATH_PATTERN
 from ecma_jsonschema import validator
-from shell_support import kind_schema, reference_format, run, temporary_library
+from shell_support import (
+    SHELLS,
+    kind_schema,
+    reference_format,
+    run,
+    shell_command,
+    temporary_library,
+)
 
 KIND = "PROBE"
 TEXT = st.text(alphabet="ab é😀", max_size=5)
@@ -180,16 +187,11 @@ def _expected(field: dict[str, Any], required: bool, call: list[str]) -> bytes |
     return reference_format(KIND, payload) if oracle.is_valid(payload) else None
 
 
-@pytest.mark.timeout(240)
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
-@given(_cases())
-def test_helper_checks_agree_with_jsonschema_in_bash(
-    case: tuple[dict[str, Any], bool, list[list[str]]],
-) -> None:
+def _agree(shell: str, case: tuple[dict[str, Any], bool, list[list[str]]]) -> int:
+    """Run every call of ``case`` in ``shell``; each verdict and line must be the oracle's."""
     field, required, calls = case
-    schema = kind_schema(
-        KIND, {"f": {"description": "A field.", **field}}, ["f"] if required else []
-    )
+    member = {"description": "A field.", **field}
+    schema = kind_schema(KIND, {"f": member}, ["f"] if required else [])
     with tempfile.TemporaryDirectory() as folder:
         library = temporary_library(Path(folder), schema)
         args: list[str] = []
@@ -198,8 +200,8 @@ def test_helper_checks_agree_with_jsonschema_in_bash(
             words = " ".join(f'"${{{len(args) + i + 1}}}"' for i in range(len(call)))
             lines.append(f'bernstein_probe {words} 2>/dev/null; echo "=$?"')
             args += call
-        result = run("bash", "\n".join(lines), *args, library=library)
-        help_text = run("bash", "bernstein_probe --help", library=library).stdout.decode()
+        result = run(shell, "\n".join(lines), *args, library=library)
+        help_text = run(shell, "bernstein_probe --help", library=library).stdout.decode()
     assert "Python-only" not in help_text, help_text
     got = iter(result.lines)
     for call in calls:
@@ -209,3 +211,27 @@ def test_helper_checks_agree_with_jsonschema_in_bash(
             assert printed == b"=2", (field, call, printed)
         else:
             assert (printed, next(got)) == (expected, b"=0"), (field, call)
+    return len(calls)
+
+
+@pytest.mark.timeout(240)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(_cases())
+def test_helper_checks_agree_with_jsonschema_in_bash(
+    case: tuple[dict[str, Any], bool, list[list[str]]],
+) -> None:
+    _agree("bash", case)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("name", [name for name in SHELLS if name != "bash"])
+def test_helper_checks_agree_with_jsonschema_in_the_other_shells(name: str) -> None:
+    """Fewer schemas: zsh counts code points its own way, ksh93 and busybox by locale."""
+    shell_command(name)
+
+    @settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+    @given(_cases())
+    def check(case: tuple[dict[str, Any], bool, list[list[str]]]) -> None:
+        _agree(name, case)
+
+    check()
