@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -20,8 +21,21 @@ LOG = 'BERNSTEIN:PROGRESS {"percent":40}\nBERNSTEIN:PROGRESS {"percent":60}\nBER
 pytestmark = pytest.mark.timeout(120)
 
 
+REGISTRATIONS: dict[int, list[lsp.RegistrationParams]] = {}
+
+
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))  # type: ignore[untyped-decorator]
 async def client(lsp_client: LanguageClient, fork: Path) -> AsyncIterator[None]:
+    registrations = REGISTRATIONS.setdefault(id(lsp_client), [])
+
+    @lsp_client.feature(lsp.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
+    def register(params: lsp.RegistrationParams) -> None:
+        registrations.append(params)
+
+    @lsp_client.feature(lsp.CLIENT_UNREGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
+    def unregister(params: lsp.UnregistrationParams) -> None:
+        return None
+
     lsp_client.set_configuration({}, section=SECTION)
     await lsp_client.initialize_session(
         lsp.InitializeParams(
@@ -139,3 +153,20 @@ async def test_hover_and_completion_describe_the_fork(client: LanguageClient) ->
     assert completion is not None
     items = completion.items if isinstance(completion, lsp.CompletionList) else completion
     assert [item.label for item in items] == ["bernstein_progress"]
+
+
+async def test_the_client_is_asked_to_watch_the_folder(client: LanguageClient, fork: Path) -> None:
+    uri = "file:///watch.log"
+    _open(client, uri, LOG)
+    await _diagnostics(client, uri, 1)
+    registrations = REGISTRATIONS[id(client)]
+    while not registrations:  # the request follows initialization; bounded by the test timeout
+        await asyncio.sleep(0.05)
+    (registration,) = [r for params in registrations for r in params.registrations]
+    assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    options = registration.register_options
+    watchers = options["watchers"] if isinstance(options, dict) else []
+    globs = [watcher["globPattern"] for watcher in watchers]
+    # The client (VS Code's capabilities here) has no relative pattern support: plain globs.
+    assert f"{fork.resolve()}/*.json" in globs
+    assert f"{fork.resolve().parent}/grammar/signal.lark" in globs

@@ -19,6 +19,7 @@ import contextlib
 import logging
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from lsprotocol import types as lsp
@@ -27,6 +28,7 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from ..errors import ToolkitError, one_line
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
+from ..sources import GRAMMAR_FILE
 from ..validate import Severity
 from ..validate.codes import UNKNOWN_KINDS
 from . import analysis, assist
@@ -49,6 +51,8 @@ MAX_HEADER_BYTES = 8192
 _LOG_MESSAGE_CHARS = 500
 _TRACEBACK = "Traceback (most recent call last):"
 SECTION = "bernsteinSignals"
+_WATCH_ID = "bernstein-signals-vocabulary"
+_CLIENT_REQUEST_SECONDS = 10.0
 _SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,
     Severity.WARNING: lsp.DiagnosticSeverity.Warning,
@@ -87,6 +91,8 @@ class SignalsLanguageServer(LanguageServer):
         self.initial_config: dict[str, Any] = {}
         """The initialization options' settings: what workspace configuration does not set."""
         self._vocabulary_error: str | None = None
+        self._watched: str | None = None
+        """The folder the client was asked to watch."""
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.results: dict[str, _Analysed] = {}
         self._lines: dict[str, tuple[int | None, list[str]]] = {}
@@ -202,6 +208,58 @@ class SignalsLanguageServer(LanguageServer):
         if settings != self.settings:
             self.settings = settings
             self.rediagnose_all()
+        self.watch_vocabulary()
+
+    def watch_vocabulary(self) -> None:
+        """Ask the client to watch the vocabulary folder (and the grammar beside it), when it
+        registers file watchers dynamically; its notifications re-check open documents.
+        """
+        folder = self.settings.vocabulary
+        if folder == self._watched:
+            return
+        workspace = self.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        previous, self._watched = self._watched, folder
+        asyncio.get_event_loop().create_task(self._register_watchers(previous, folder))
+
+    async def _register_watchers(self, previous: str | None, folder: str | None) -> None:
+        with contextlib.suppress(
+            Exception
+        ):  # a client that refuses: edits still count per analysis
+            if previous is not None:
+                unregistration = lsp.Unregistration(
+                    _WATCH_ID, lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+                )
+                await asyncio.wait_for(
+                    self.client_unregister_capability_async(
+                        lsp.UnregistrationParams([unregistration])
+                    ),
+                    _CLIENT_REQUEST_SECONDS,
+                )
+            if folder is None:
+                return
+            root = Path(folder).resolve()
+            workspace = self.client_capabilities.workspace
+            watched = workspace.did_change_watched_files if workspace is not None else None
+            relative = watched is not None and bool(watched.relative_pattern_support)
+            globs: list[lsp.GlobPattern] = [
+                lsp.RelativePattern(root.as_uri(), "*.json") if relative else f"{root}/*.json",
+                lsp.RelativePattern(root.parent.as_uri(), GRAMMAR_FILE)
+                if relative
+                else f"{root.parent}/{GRAMMAR_FILE}",
+            ]
+            watchers = [lsp.FileSystemWatcher(glob_pattern=glob) for glob in globs]
+            registration = lsp.Registration(
+                _WATCH_ID,
+                lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                lsp.DidChangeWatchedFilesRegistrationOptions(watchers),
+            )
+            await asyncio.wait_for(
+                self.client_register_capability_async(lsp.RegistrationParams([registration])),
+                _CLIENT_REQUEST_SECONDS,
+            )
 
     def rediagnose_all(self) -> None:
         for uri in list(self.workspace.text_documents):
@@ -265,6 +323,7 @@ def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: SignalsLanguageServer, params: lsp.InitializedParams) -> None:
         await ls.refresh_settings()
+        ls.watch_vocabulary()  # also when the client has no workspace configuration
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration_changed(
