@@ -603,8 +603,10 @@ _bsig_cplen() {
 }
 
 # _bsig_len_ge TEXT N, _bsig_len_le TEXT N: TEXT has at least (most) N code points.
+# A code point is at most 4 bytes: a length far enough past N needs no count.
 _bsig_len_ge() {
   [ "${#1}" -ge "$2" ] || return 1
+  [ "${#1}" -lt $(($2 * 4)) ] || return 0
   _bsig_cplen "$1"
   [ "$_bsig_len" -ge "$2" ]
 }
