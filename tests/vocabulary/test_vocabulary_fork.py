@@ -12,6 +12,7 @@ import pytest
 
 import bernstein_signals as bs
 from bernstein_signals_toolkit.errors import ToolkitError
+from bernstein_signals_toolkit.lsp import assist
 from bernstein_signals_toolkit.runtime_vocabulary import built_in, compile_folder
 from bernstein_signals_toolkit.sources import packaged_sources
 from bernstein_signals_toolkit.validate import conformance_report
@@ -210,6 +211,12 @@ def test_a_grammar_beside_the_folder_is_used(tmp_path: Path) -> None:
     )
     assert [(d.line, d.code) for d in report.diagnostics] == [(1, "BS101"), (2, "BS201")]
     assert report.signal_count == 2
+    found = assist.hover("FORK:PROGRESS", 0, 7, shell=False, vocabulary=vocabulary)
+    assert found is not None
+    assert "How far the run has got" in found.markdown
+    typed = assist.completions("FORK:PRO", 0, 8, shell=False, vocabulary=vocabulary)
+    assert "PROGRESS" in {item.label for item in typed}
+    assert assist.hover("BERNSTEIN:PROGRESS", 0, 12, shell=False, vocabulary=vocabulary) is None
 
 
 def test_unreadable_folder_is_a_toolkit_error(tmp_path: Path) -> None:

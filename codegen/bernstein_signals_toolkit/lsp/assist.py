@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from ..emitters.docs import type_expression
 from ..model import Kind, Property
@@ -20,8 +21,6 @@ __all__ = ["Completion", "Hover", "completions", "hover"]
 # Every pattern here is anchored (match/fullmatch) and none is searched for
 # from each position: a search whose match must end at the end of the text
 # retries from every start and is quadratic on a long line (issue 10).
-_HEAD = re.compile(r"(\s*)(BERNSTEIN:)(\s*)([A-Za-z0-9_]*)")
-_KIND_PREFIX = re.compile(r"\s*BERNSTEIN:\s*([A-Za-z0-9_]*)")
 _KEY_TAIL = re.compile(r'\s*("?)([A-Za-z0-9_]*)')
 _PRESENT_KEY = re.compile(r'"([A-Za-z0-9_]+)"\s*:')
 _TOKEN = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"?|[{}\[\]]')
@@ -48,6 +47,16 @@ class Completion:
     end: int
     """The range the insert text replaces (the partial word typed so far)."""
     is_function: bool = False
+
+
+@cache
+def _heads(prefix: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The signal head (space, prefix, space, kind) and a kind being typed, for one prefix."""
+    escaped = re.escape(prefix)
+    return (
+        re.compile(r"(\s*)(" + escaped + r")(\s*)([A-Za-z0-9_]*)"),
+        re.compile(r"\s*" + escaped + r"\s*([A-Za-z0-9_]*)"),
+    )
 
 
 def _kinds(runtime: RuntimeVocabulary) -> dict[str, Kind]:
@@ -177,7 +186,7 @@ def hover(
     spot = _signal_spot(document, line, column, shell)
     if spot is None:
         return None
-    head = _HEAD.match(spot.text)
+    head = _heads(runtime.prefix)[0].match(spot.text)
     if head is None:
         return None
     kind = _kinds(runtime).get(head.group(4))
@@ -238,7 +247,8 @@ def completions(
     if spot is None:
         return items
     before = spot.text[: spot.index]
-    partial = _KIND_PREFIX.fullmatch(before)
+    head_pattern, kind_prefix = _heads(runtime.prefix)
+    partial = kind_prefix.fullmatch(before)
     if partial is not None:
         start = spot.index - len(partial.group(1))
         where = _range(spot, line, start, spot.index)
@@ -253,7 +263,7 @@ def completions(
                 )
             )
         return items
-    head = _HEAD.match(before)
+    head = head_pattern.match(before)
     payload_kind = kinds.get(head.group(4)) if head else None
     key = _key_position(before)
     if head is None or payload_kind is None or key is None or "{" not in before[head.end() :]:
