@@ -188,15 +188,24 @@ def _raw_validators(tree: ast.Module) -> list[int]:
     return lines
 
 
+def _is_repository(node: ast.expr) -> bool:
+    """The repository root: ``ROOT`` or a path from ``__file__`` (a temporary copy is not)."""
+    return any(
+        (isinstance(part, ast.Name) and part.id in {"ROOT", "__file__"})
+        or (isinstance(part, ast.Attribute) and part.attr == "parents")
+        for part in ast.walk(node)
+    )
+
+
 def _reads_schema_dir(tree: ast.Module) -> bool:
-    """Does the module name the vocabulary's ``schema/`` directory or load the vocabulary?"""
+    """Does the module name the repository's ``schema/`` directory or load the vocabulary?"""
     return any(
         (
             isinstance(node, ast.BinOp)
             and isinstance(node.right, ast.Constant)
             and node.right.value == "schema"
+            and _is_repository(node.left)
         )
-        or (isinstance(node, ast.Constant) and str(node.value).startswith("schema/"))
         or (isinstance(node, ast.Name) and node.id in {"load_vocabulary", "SCHEMA_DIR"})
         for node in ast.walk(tree)
     )
@@ -220,16 +229,23 @@ def test_oracles_over_schema_dir_read_patterns_as_ecma() -> None:
 @pytest.mark.parametrize(
     ("source", "flagged"),
     [
-        ('import jsonschema\nS = R / "schema"\njsonschema.Draft202012Validator(s)', [3]),
+        ('import jsonschema\nS = ROOT / "schema"\njsonschema.Draft202012Validator(s)', [3]),
         ("from jsonschema import validate\nload_vocabulary(d, g)\nvalidate(p, s)", [3]),
-        ('import jsonschema as j\nx = "schema/a.json"\nj.validators.validator_for(s)', [3]),
-        ('from jsonschema import Draft202012Validator as V\nf(R / "schema")\nV(s)', [3]),
+        ("import jsonschema as j\nx = SCHEMA_DIR\nj.validators.validator_for(s)", [3]),
+        ('import jsonschema\nx = "schema/a.json"\njsonschema.Draft202012Validator(s)', []),
+        ('from jsonschema import Draft202012Validator as V\nf(ROOT / "schema")\nV(s)', [3]),
         (
             'import jsonschema\nS = R / "schema"\njsonschema.Draft202012Validator.check_schema(s)',
             [],
         ),
         ('from ecma_jsonschema import validator\nS = R / "schema"\nvalidator(s)', []),
         ('import jsonschema\nS = R / "out.json"\njsonschema.Draft202012Validator(s)', []),
+        ('import jsonschema\nS = tmp / "schema"\njsonschema.Draft202012Validator(s)', []),
+        (
+            'import jsonschema\nS = Path(__file__).parents[1] / "schema"\n'
+            "jsonschema.Draft202012Validator(s)",
+            [3],
+        ),
     ],
 )
 def test_the_oracle_guard_finds_plain_validators(source: str, flagged: list[int]) -> None:
