@@ -67,6 +67,15 @@ PROGRESS = kind_schema(
     ["status"],
 )
 NEEDS_USAGE = kind_schema("NEEDS_USAGE", {"usage": USAGE}, ["usage"])
+WITH_DEFS = kind_schema(
+    "WITH_DEFS",
+    {
+        "status": STATUS,
+        "spot": {"description": "A place.", "$ref": "#/$defs/spot", "type": "object"},
+    },
+    ["status"],
+    **{"$defs": {"spot": {"type": "object", "required": ["file"]}}},
+)
 AT_MOST_ONE = kind_schema(
     "AT_MOST_ONE",
     {"status": STATUS, "percent": PERCENT},
@@ -77,7 +86,9 @@ AT_MOST_ONE = kind_schema(
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return temporary_library(tmp_path_factory.mktemp("fields"), PROGRESS, NEEDS_USAGE, AT_MOST_ONE)
+    return temporary_library(
+        tmp_path_factory.mktemp("fields"), PROGRESS, NEEDS_USAGE, AT_MOST_ONE, WITH_DEFS
+    )
 
 
 CALLS: list[tuple[list[str], dict[str, object] | None]] = [
@@ -178,6 +189,21 @@ def test_python_only_fields_are_named_in_help_and_reached_by_emit(library: Path)
     assert result.lines[-1] == reference_format(
         "PROGRESS", {"status": "done", "usage": {"tokens": 2}, "spots": [{"file": "a"}]}
     )
+
+
+def test_defs_alone_leave_the_helper_available(library: Path) -> None:
+    """$defs asserts nothing; the member that refers into it is the Python-only one."""
+    result = run(
+        "bash",
+        'bernstein_with_defs done --spot x || echo "status=$?"\n'
+        "bernstein_with_defs done\n"
+        "bernstein_with_defs --help\n",
+        library=library,
+    )
+    assert result.lines[:2] == [b"status=2", reference_format("WITH_DEFS", {"status": "done"})]
+    assert b"unknown option --spot" in result.stderr
+    help_text = " ".join(result.stdout.decode().split())
+    assert "Python-only fields (not options here): spot '$ref' at / is not compiled" in help_text
 
 
 @pytest.mark.parametrize(

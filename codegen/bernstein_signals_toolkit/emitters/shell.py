@@ -312,8 +312,10 @@ def _field(prop: Property) -> _Field:
 def _unavailable(kind: Kind) -> str:
     """Why no shell helper can build a valid payload of ``kind`` ('' when one can)."""
     # Kind-level rules other than the members: the helper writes only declared
-    # members, so additionalProperties holds whatever it says.
-    rest = {k: v for k, v in kind.schema.items() if k not in ("properties", "additionalProperties")}
+    # members, so additionalProperties holds whatever it says; $defs asserts
+    # nothing itself (a member that refers into it is Python-only by its $ref).
+    outside = ("properties", "additionalProperties", "$defs")
+    rest = {k: v for k, v in kind.schema.items() if k not in outside}
     for pointer, keyword, _why in refusals(rest, "shell"):
         return f"the kind's {keyword!r} (at {pointer}) is not compiled for the shell"
     return ""
