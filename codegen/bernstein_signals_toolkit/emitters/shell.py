@@ -393,7 +393,9 @@ def _help_text(kind: Kind, plan: _Plan) -> str:
         if prop.is_array:
             name += " (repeat for each item"
             name += "; none gives [])" if prop.required else ")"
-        rules = [field.scalar] + [c.message for c in field.checks + field.array_checks]
+        rules = list(
+            dict.fromkeys([field.scalar] + [c.message for c in field.checks + field.array_checks])
+        )
         if field.unique:
             rules.append("no item twice")
         lines.append(f"  {name}")
