@@ -57,7 +57,8 @@ class CodexJsonParser(NativeJsonParser):
 
     A transient ``error`` ("Reconnecting... 2/5") is not the end of the run: it
     is counted in the terminal payload's ``warnings``. The terminal carries
-    the thread id as ``session_id``, ``usage`` and ``turns``.
+    the thread id as ``session_id``, ``usage`` and ``turns``. ``reply_line`` is
+    always None: ``codex exec`` reads its prompt on stdin and no answer after it.
     """
 
     PROTOCOL = "codex exec --json"
@@ -66,10 +67,6 @@ class CodexJsonParser(NativeJsonParser):
         super().reset()
         self._last_error: str | None = None
         self._turns = 0
-
-    def reply_line(self, reply: object) -> str | None:
-        """None: ``codex exec`` reads its prompt on stdin and no answer after it."""
-        return None
 
     def _thread_started(self, event: dict[str, Any], line: str) -> StreamSignal | None:
         self.extras[_SESSION_ID] = _text(event.get("thread_id"))

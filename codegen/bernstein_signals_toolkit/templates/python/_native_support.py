@@ -212,6 +212,14 @@ class NativeJsonParser(SignalParser):
         handle: Callable[[dict[str, Any], str], StreamSignal | None] = getattr(self, row.handler)
         return handle(event, stripped)
 
+    def reply_line(self, reply: object) -> str | None:
+        """What to write to the CLI's stdin for a reply line (or object), or None.
+
+        None here: a CLI that reads no answers. A mapper whose CLI does
+        overrides it, so that a reply from :class:`QuestionTracker` reaches it.
+        """
+        return None
+
     def _warn(self, warning: str | None) -> None:
         self.warnings += 1
         if warning is not None:
