@@ -22,6 +22,7 @@ from lark.lexer import PatternStr
 from .errors import SourceError
 from .model import Grammar, JSONValue, Kind, Property, ReplySchema, Vocabulary
 from .names import check_vocabulary
+from .roles import REPLY_DOCUMENT, ROLE_KEYWORD, check_document_roles
 
 __all__ = [
     "DRAFT_2020_12",
@@ -156,7 +157,16 @@ def _types(path: Path, name: str, subschema: dict[str, Any]) -> tuple[str, ...]:
     return tuple(sorted(types))
 
 
-def _properties(path: Path, schema: dict[str, Any]) -> tuple[Property, ...]:
+def _role(path: Path, name: str, subschema: dict[str, Any]) -> str | None:
+    role = subschema.get(ROLE_KEYWORD)
+    if role is not None and not isinstance(role, str):
+        raise SourceError(
+            path, "role", f"at /properties/{name}: {ROLE_KEYWORD!r} must be a role name (a string)"
+        )
+    return role
+
+
+def _properties(path: Path, schema: dict[str, Any], document: str) -> tuple[Property, ...]:
     properties = schema.get("properties", {})
     required = schema.get("required", [])
     for name in required:
@@ -186,8 +196,10 @@ def _properties(path: Path, schema: dict[str, Any]) -> tuple[Property, ...]:
                 required=name in required,
                 types=_types(path, name, subschema),
                 schema_json=json.dumps(subschema, ensure_ascii=False),
+                role=_role(path, name, subschema),
             )
         )
+    check_document_roles(path, document, tuple(result))
     return tuple(result)
 
 
@@ -270,9 +282,11 @@ def _check_examples(path: Path, schema: dict[str, Any]) -> None:
             )
 
 
-def _document_fields(path: Path, schema: dict[str, Any], type_name: str) -> dict[str, Any]:
+def _document_fields(
+    path: Path, schema: dict[str, Any], type_name: str, document: str
+) -> dict[str, Any]:
     """The model fields common to kinds and the reply; checks properties, then examples."""
-    properties = _properties(path, schema)
+    properties = _properties(path, schema, document)
     _check_examples(path, schema)
     return {
         "file_name": path.name,
@@ -307,14 +321,14 @@ def _load_kind(path: Path, grammar: Grammar, parser: Lark) -> Kind:
     if not isinstance(terminal, bool):
         raise SourceError(path, "kind", "'x-bernstein-terminal' must be true or false")
     type_name = "".join(part.capitalize() for part in stem.split("_")) + "Payload"
-    return Kind(name=name, terminal=terminal, **_document_fields(path, schema, type_name))
+    return Kind(name=name, terminal=terminal, **_document_fields(path, schema, type_name, name))
 
 
 def _load_reply(path: Path) -> ReplySchema:
     schema = _check_schema(path, read_json(path))
     if schema.get("x-bernstein-role") != "reply":
         raise SourceError(path, "reply", "the reply schema needs 'x-bernstein-role': 'reply'")
-    return ReplySchema(**_document_fields(path, schema, "Reply"))
+    return ReplySchema(**_document_fields(path, schema, "Reply", REPLY_DOCUMENT))
 
 
 def _schema_files(schema_dir: Path) -> Iterator[Path]:

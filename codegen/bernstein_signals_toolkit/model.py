@@ -34,6 +34,8 @@ class Property:
     types: tuple[str, ...]
     """The JSON types the schema admits, sorted (``("null", "string")``)."""
     schema_json: str = field(repr=False)
+    role: str | None = None
+    """Its ``x-bernstein-role``: which runtime feature reads it (:mod:`.roles`), if any."""
 
     @property
     def schema(self) -> dict[str, JSONValue]:
@@ -76,6 +78,11 @@ class SchemaDocument:
     def examples(self) -> list[dict[str, JSONValue]]:
         value: list[dict[str, JSONValue]] = json.loads(self.examples_json)
         return value
+
+    @property
+    def roles(self) -> dict[str, str]:
+        """Role -> field name, for the fields that carry an ``x-bernstein-role``."""
+        return {prop.role: prop.name for prop in self.properties if prop.role is not None}
 
     def property(self, name: str) -> Property:
         for prop in self.properties:

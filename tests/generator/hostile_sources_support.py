@@ -201,12 +201,19 @@ from bernstein_signals import constructors
 schema_dir = sys.argv[2]
 for kind in b.SignalKind:
     with open(f"{schema_dir}/{kind.value.lower()}.schema.json", encoding="utf-8") as f:
-        examples = json.load(f)["examples"]
+        schema = json.load(f)
+    examples = schema["examples"]
+    stamps = [name for name, field in schema.get("properties", {}).items()
+              if field.get("x-bernstein-role") == "vocabulary-version"]
     for example in examples:
         line = getattr(constructors, kind.value.lower())(**example)
         signal = b.parse_signal(line)
         assert signal is not None and signal.kind == kind, (line, signal)
         expected = {k: v for k, v in example.items() if v is not None}
+        # A field with role vocabulary-version defaults to the binding's version.
+        for stamp in stamps:
+            if stamp not in example:
+                expected[stamp] = b.VOCABULARY_VERSION
         assert signal.payload == expected, (signal.payload, expected)
         assert line.startswith(b.SIGNAL_PREFIX)
 print("ok")

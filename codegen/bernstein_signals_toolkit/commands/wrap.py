@@ -20,8 +20,10 @@ import argparse
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 
 from ..errors import UsageError
+from ..roles import role_field
 from ..runtime_vocabulary import RuntimeVocabulary
 from ._inputs import add_vocabulary_argument, vocabulary_of
 from ._process import (
@@ -43,22 +45,46 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_command_argument(parser)
 
 
-def _terminal_line(vocabulary: RuntimeVocabulary, reason: str | None) -> str:
-    if reason is None:
-        return vocabulary.format_signal("COMPLETED")
-    return vocabulary.format_signal("FAILED", {"reason": reason})
+@dataclass(frozen=True)
+class _Terminals:
+    """The lines wrap writes itself, built with the vocabulary's role-bearing fields."""
+
+    vocabulary: RuntimeVocabulary
+    reason: str
+    """FAILED's field with role failure-reason."""
+    stamps: dict[str, str]
+    """Kind -> its field with role vocabulary-version, for the kinds that have one."""
+
+    def line(self, reason: str | None) -> str:
+        kind = "COMPLETED" if reason is None else "FAILED"
+        payload: dict[str, str] = {} if reason is None else {self.reason: reason}
+        if kind in self.stamps:
+            # wrap built this line, so it speaks for the vocabulary wrap runs with.
+            payload[self.stamps[kind]] = self.vocabulary.version
+        return self.vocabulary.format_signal(kind, payload or None)
 
 
-def _check_terminals(vocabulary: RuntimeVocabulary) -> None:
+def _terminals(vocabulary: RuntimeVocabulary) -> _Terminals:
     """Refuse, before the command runs, a vocabulary in which wrap cannot end a run."""
+    model = vocabulary.model()
+    reason = role_field(model, "FAILED", "failure-reason")
+    stamps = {
+        kind: field
+        for kind in ("COMPLETED", "FAILED")
+        if (field := role_field(model, kind, "vocabulary-version")) is not None
+    }
     try:
-        _terminal_line(vocabulary, None)
-        _terminal_line(vocabulary, "exit 1")
+        if reason is None:
+            raise ValueError("FAILED has no field with role failure-reason")
+        terminals = _Terminals(vocabulary, reason, stamps)
+        terminals.line(None)
+        terminals.line("exit 1")
     except ValueError as exc:
         raise UsageError(
             f"wrap ends runs with COMPLETED and FAILED {{reason}}, which {vocabulary.describe()}"
             f" cannot carry: {exc}"
         ) from None
+    return terminals
 
 
 def _relay(
@@ -85,7 +111,7 @@ def _relay(
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
     vocabulary = vocabulary_of(args)
-    _check_terminals(vocabulary)
+    terminals = _terminals(vocabulary)
     sys.stdout.flush()
     group = ProcessGroup(command, stdout=subprocess.PIPE)
     with group as process:
@@ -106,5 +132,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             reason = None if returncode == 0 else exit_reason(returncode)
         prefix = b"" if last == b"\n" else b"\n"
-        write_all(sys.stdout.fileno(), prefix + _terminal_line(vocabulary, reason).encode() + b"\n")
+        write_all(sys.stdout.fileno(), prefix + terminals.line(reason).encode() + b"\n")
     return group.exit_status(returncode)

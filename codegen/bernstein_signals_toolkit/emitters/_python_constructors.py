@@ -23,13 +23,18 @@ _SCALARS = {
 _PROBE = "p_probe_parameter"
 
 
+_VERSION_ROLE = "vocabulary-version"
+"""A field with this role defaults to the binding's own version (None omits it)."""
+
+
 def _parameter(prop: Property) -> str:
     annotation = type_notation(prop.schema, _SCALARS, "Any")
     if prop.required:
         return f"{prop.name}: {annotation}"
     if not prop.nullable:
         annotation += " | None"
-    return f"{prop.name}: {annotation} = None"
+    default = "VOCABULARY_VERSION" if prop.role == _VERSION_ROLE else "None"
+    return f"{prop.name}: {annotation} = {default}"
 
 
 def _docstring(kind: Kind) -> list[str]:
@@ -48,9 +53,14 @@ def _docstring(kind: Kind) -> list[str]:
         f"    Returns the ``{kind.name}`` signal line (no newline). A field left at None is",
         "    omitted. Raises SignalPayloadError when the payload breaks the schema, and",
         "    ValueError for a value JSON cannot carry on one line (as format_signal).",
-        '    """',
     ]
-    return lines
+    stamped = [prop.name for prop in kind.properties if prop.role == _VERSION_ROLE]
+    if stamped:
+        lines += [
+            f"    ``{stamped[0]}`` defaults to VOCABULARY_VERSION, the version this binding",
+            "    was generated from; pass None to leave it out.",
+        ]
+    return [*lines, '    """']
 
 
 def _constructor(kind: Kind) -> list[str]:
@@ -124,7 +134,7 @@ def constructors_module(vocabulary: Vocabulary) -> str:
         "from typing import Any",
         "",
         "from .formatting import format_signal",
-        "from .kinds import SignalKind",
+        "from .kinds import VOCABULARY_VERSION, SignalKind",
         "",
         f"__all__ = [{names}]",
         "",

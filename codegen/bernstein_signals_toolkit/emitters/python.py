@@ -20,6 +20,7 @@ from pathlib import Path
 from ..errors import SourceError, ToolkitError, one_line
 from ..model import Vocabulary
 from ..names import check_python_names, check_vocabulary
+from ..roles import ROLES, check_roles, role_field
 from ._escape import python_docstring
 from ._header import python_header
 from ._python_constructors import body_names, constructors_module
@@ -131,6 +132,28 @@ def _kinds_module(vocabulary: Vocabulary) -> str:
         + "})\n",
         _docstring("Kinds that end an adapter run; every run should emit at least one."),
     ]
+    return "".join(lines)
+
+
+def _fields_module(vocabulary: Vocabulary) -> str:
+    """One constant per role (:mod:`..roles`): the runtime reads field names only through them.
+
+    An optional role the vocabulary leaves out is None, so callers can tell.
+    """
+    constants = sorted({role.constant for role in ROLES})
+    lines = [
+        python_header(vocabulary),
+        '"""The names of the fields the runtime reads by role (``x-bernstein-role``)."""\n\n',
+        "from typing import Final\n\n",
+        "__all__ = [" + ", ".join(repr(name) for name in constants) + "]\n\n",
+    ]
+    for role in ROLES:
+        field = role_field(vocabulary, role.document, role.name)
+        if field is None:
+            lines.append(f"{role.constant}: Final[str | None] = None\n")
+        else:
+            lines.append(f"{role.constant}: Final = {field!r}\n")
+        lines.append(_docstring(f"{role.document}'s field with role {role.name}: {role.feature}."))
     return "".join(lines)
 
 
@@ -288,8 +311,10 @@ def _pyproject(vocabulary: Vocabulary) -> str:
 
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
     check_vocabulary(vocabulary)
+    check_roles(vocabulary)
     modules = {
         "kinds": _kinds_module(vocabulary),
+        "fields": _fields_module(vocabulary),
         "payloads": _payloads_module(vocabulary),
         "validators": validators_module(vocabulary),
         "constructors": constructors_module(vocabulary),

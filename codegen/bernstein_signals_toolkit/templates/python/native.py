@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 from ._strict_json import integer_from_text
+from .fields import FAILED_REASON
 from .kinds import SignalKind
 from .parsing import parse_signal
 from .signals import StreamSignal
@@ -139,7 +140,7 @@ class ClaudeStreamJsonParser(_NativeJsonParser):
             reason = _message(event.get("error")) or _message(event.get("errors"))
         if reason is None:
             reason = _message(event.get("result")) or "error"
-        payload["reason"] = reason
+        payload[FAILED_REASON] = reason
         return StreamSignal(SignalKind.FAILED, payload, line)
 
 
@@ -159,4 +160,4 @@ class CodexJsonParser(_NativeJsonParser):
             reason = _message(event.get("message")) or "error"
         else:
             return None
-        return StreamSignal(SignalKind.FAILED, {"reason": reason}, line)
+        return StreamSignal(SignalKind.FAILED, {FAILED_REASON: reason}, line)

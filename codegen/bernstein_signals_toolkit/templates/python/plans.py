@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Final
 
 from .errors import _shown
+from .fields import PLAN_READY_PATH
 from .kinds import SignalKind
 from .signals import StreamSignal
 
@@ -159,7 +160,7 @@ def read_plan(
     """
     if signal.kind != SignalKind.PLAN_READY:
         raise ValueError(f"read_plan needs a PLAN_READY signal, not {signal.kind}")
-    path = signal.payload.get("path")
+    path = signal.payload.get(PLAN_READY_PATH)
     text = _check_text(path)
     shown = str(Path(workdir) / text)
     folder, name = _open_folder(workdir, text)

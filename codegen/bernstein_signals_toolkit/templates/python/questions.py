@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Final, TextIO
 
 from .errors import _shown
+from .fields import QUESTION_ID, QUESTION_OPTIONS, QUESTION_TEXT, REPLY_ANSWER, REPLY_IN_REPLY_TO
 from .formatting import emit
 from .kinds import SignalKind
 from .reply import format_reply, parse_reply
@@ -78,9 +79,9 @@ class PendingQuestion:
 
 
 def _pending(payload: dict[str, Any]) -> PendingQuestion:
-    text = payload.get("question")
-    options = payload.get("options")
-    question_id = payload.get("id")
+    text = payload.get(QUESTION_TEXT)
+    options = payload.get(QUESTION_OPTIONS)
+    question_id = payload.get(QUESTION_ID)
     choices: tuple[str, ...] | None = None
     if isinstance(options, list) and all(isinstance(option, str) for option in options):
         choices = tuple(options)
@@ -312,11 +313,11 @@ def ask(
     """
     source = sys.stdin if stdin is None else stdin
     notes = sys.stderr if stderr is None else stderr
-    payload: dict[str, Any] = {"question": question}
+    payload: dict[str, Any] = {QUESTION_TEXT: question}
     if options is not None:
-        payload["options"] = list(options)
+        payload[QUESTION_OPTIONS] = list(options)
     if id is not None:
-        payload["id"] = id
+        payload[QUESTION_ID] = id
     emit(SignalKind.QUESTION, payload, file=stdout)
     deadline = None if timeout is None else time.monotonic() + timeout
     _lenient_decoding(source)
@@ -333,13 +334,13 @@ def ask(
         else:
             line = _text_of(raw)
             reply = None if line is None else parse_reply(line)
-            if reply is not None and reply["in_reply_to"] == id:
-                return reply["answer"]
+            if reply is not None and reply[REPLY_IN_REPLY_TO] == id:
+                return reply[REPLY_ANSWER]
             if line is None:
                 note = f"skipped a line that is not UTF-8: {raw[:80]!r}"
             elif reply is None:
                 note = f"skipped a line that is not a reply: {line[:80]!r}"
             else:
-                note = f"skipped a reply to question {reply['in_reply_to']!r}"
+                note = f"skipped a reply to question {reply[REPLY_IN_REPLY_TO]!r}"
         notes.write(f"bernstein-signals: while waiting for {question!r}: {note}\n")
         notes.flush()

@@ -4,6 +4,7 @@ from typing import Any
 
 from ._strict_json import dump_canonical, load_object
 from .errors import SignalPayloadError
+from .fields import REPLY_ANSWER, REPLY_IN_REPLY_TO
 from .payloads import Reply
 from .validators import validate_reply
 
@@ -16,7 +17,7 @@ def format_reply(answer: str, in_reply_to: str | None = None) -> str:
     Raises SignalPayloadError when the reply breaks its schema (an answer that
     is not a str, an empty ``in_reply_to``).
     """
-    reply: dict[str, Any] = {"answer": answer, "in_reply_to": in_reply_to}
+    reply: dict[str, Any] = {REPLY_ANSWER: answer, REPLY_IN_REPLY_TO: in_reply_to}
     errors = validate_reply(reply)
     if errors:
         raise SignalPayloadError("reply", errors)
