@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals import SignalKind, format_signal, validate_payload
@@ -48,7 +48,76 @@ _VALUES: st.SearchStrategy[Any] = st.sampled_from(
 _EVENT = st.fixed_dictionaries({"type": st.sampled_from(_TYPES)}, optional={}).flatmap(
     lambda base: st.dictionaries(_KEYS, _VALUES | _JSON, max_size=6).map(lambda d: {**d, **base})
 )
+_LABELS = st.lists(st.fixed_dictionaries({"label": _TEXT}) | _TEXT | _JSON, max_size=4)
+_ASKED = st.fixed_dictionaries(
+    {
+        "questions": st.lists(
+            st.fixed_dictionaries({"question": _TEXT, "options": _LABELS}), max_size=2
+        )
+    },
+    optional={"command": _TEXT, "file_path": _TEXT},
+)
+_TOOL = st.sampled_from(["Bash", "AskUserQuestion", "Edit"]) | _TEXT
+_SHAPED = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "type": st.just("control_request"),
+            "request_id": _TEXT,
+            "request": st.fixed_dictionaries(
+                {"subtype": st.just("can_use_tool"), "tool_name": _TOOL, "input": _ASKED | _JSON},
+                optional={"tool_use_id": _TEXT},
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("assistant"),
+            "message": st.fixed_dictionaries(
+                {
+                    "content": st.lists(
+                        st.fixed_dictionaries(
+                            {
+                                "type": st.just("tool_use"),
+                                "name": _TOOL,
+                                "id": _TEXT,
+                                "input": _ASKED,
+                            }
+                        )
+                        | _JSON,
+                        max_size=3,
+                    )
+                }
+            ),
+        },
+        optional={"error": _TEXT | _JSON},
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("request_user_input"),
+            "call_id": _TEXT,
+            "questions": _ASKED.map(lambda asked: asked["questions"]),
+        }
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("result")},
+        optional={
+            "subtype": st.sampled_from(["success", "error_max_turns"]) | _TEXT,
+            "is_error": st.booleans() | _JSON,
+            "stop_reason": st.sampled_from(["refusal", "end_turn"]) | _TEXT,
+            "terminal_reason": st.sampled_from(["completed", "aborted_tools"]) | _TEXT,
+            "errors": st.lists(_TEXT | _JSON, max_size=2),
+            "result": _TEXT,
+            "usage": _JSON,
+            "total_cost_usd": st.floats() | st.integers(),
+        },
+    ),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["turn.failed", "error", "item.completed"])},
+        optional={"error": _JSON, "message": _TEXT, "item": _JSON},
+    ),
+)
 _LINE = st.one_of(
+    _SHAPED.map(json.dumps),
     _EVENT.map(json.dumps),
     _JSON.map(json.dumps),
     st.text(max_size=40),
@@ -56,6 +125,8 @@ _LINE = st.one_of(
     _EVENT.map(lambda event: json.dumps(event)[:-1]),
     st.sampled_from(['{"type":"result"', "[" * 5000, '{"a":' * 3000, "{}", "\ud800"]),
 )
+
+_RUN = st.lists(_EVENT.map(json.dumps) | _LINE, max_size=12)
 
 
 def _check(parser: NativeJsonParser, run: list[str]) -> None:
@@ -71,7 +142,7 @@ def _check(parser: NativeJsonParser, run: list[str]) -> None:
 
 
 @settings(max_examples=600)
-@given(st.lists(_EVENT.map(json.dumps) | _LINE, max_size=12))
+@given(_RUN)
 @pytest.mark.parametrize("protocol", sorted(MAPPERS))
 def test_any_run_maps_without_raising_to_valid_signals_and_one_terminal(
     protocol: str, run: list[str]
@@ -81,8 +152,19 @@ def test_any_run_maps_without_raising_to_valid_signals_and_one_terminal(
     _check(MAPPERS[protocol](), native)
 
 
+@pytest.mark.parametrize("kind", [SignalKind.QUESTION, SignalKind.COMPLETED, SignalKind.FAILED])
+@pytest.mark.parametrize("protocol", sorted(MAPPERS))
+def test_the_runs_drawn_reach_every_mapped_kind(protocol: str, kind: SignalKind) -> None:
+    """Guards the strategies: a run that yields each kind is among the examples drawn."""
+
+    def yields(run: list[str]) -> bool:
+        return any(s.kind == kind for s in MAPPERS[protocol]().parse_lines(run))
+
+    find(_RUN, yields, settings=settings(max_examples=600, database=None))
+
+
 @settings(max_examples=300)
-@given(st.lists(_EVENT, max_size=8), _JSON)
+@given(st.lists(_SHAPED | _EVENT, max_size=8), _JSON)
 @pytest.mark.parametrize("protocol", sorted(MAPPERS))
 def test_reply_line_never_raises(protocol: str, run: list[dict[str, Any]], reply: Any) -> None:
     parser = MAPPERS[protocol]()
