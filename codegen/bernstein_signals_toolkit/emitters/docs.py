@@ -7,6 +7,7 @@ import json
 from ..keywords import keyword_table
 from ..model import JSONValue, Kind, Property, SchemaDocument, Vocabulary
 from ..names import check_vocabulary
+from ..roles import ROLES, role_field
 from ._escape import markdown_cell, markdown_code, markdown_fence, markdown_text
 from ._header import markdown_header
 from ._types import type_notation
@@ -73,11 +74,15 @@ def _code_cell(text: str) -> str:
 def _fields_table(document: SchemaDocument) -> list[str]:
     if not document.properties:
         return ["No field is defined by the protocol.", ""]
-    lines = ["| Field | Type | Required | Constraints | Description |", "|---|---|---|---|---|"]
+    lines = [
+        "| Field | Type | Required | Role | Constraints | Description |",
+        "|---|---|---|---|---|---|",
+    ]
     for prop in document.properties:
+        role = _code_cell(prop.role) if prop.role is not None else ""
         lines.append(
             f"| {_code_cell(prop.name)} | {_code_cell(type_expression(prop))} |"
-            f" {'yes' if prop.required else 'no'} | {_in_cell(_constraints(prop))} |"
+            f" {'yes' if prop.required else 'no'} | {role} | {_in_cell(_constraints(prop))} |"
             f" {markdown_cell(prop.description)} |"
         )
     extras = "allowed" if document.additional_properties else "not allowed"
@@ -107,6 +112,30 @@ def _kind_section(vocabulary: Vocabulary, kind: Kind) -> list[str]:
         *markdown_fence(examples),
         "",
     ]
+
+
+def _roles_section(vocabulary: Vocabulary) -> list[str]:
+    """The role table with this vocabulary's field for each role: what a rename keeps working."""
+    lines = [
+        "## Field roles",
+        "",
+        "The hand-written runtime reads these fields by role (`x-bernstein-role`), through"
+        " generated constants (`bernstein_signals.fields`, the shell library's variables)."
+        " A role-bearing field may be renamed; `generate` refuses a vocabulary that drops a"
+        " required one.",
+        "",
+        "| Role | Kind | Field | Constant | Required | Needed by |",
+        "|---|---|---|---|---|---|",
+    ]
+    for role in ROLES:
+        field = role_field(vocabulary, role.document, role.name)
+        lines.append(
+            f"| {_code_cell(role.name)} | {_code_cell(role.document)} |"
+            f" {_code_cell(field) if field is not None else '(none)'} |"
+            f" {_code_cell(role.constant)} | {'yes' if role.required else 'no'} |"
+            f" {markdown_cell(role.feature)} |"
+        )
+    return [*lines, ""]
 
 
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
@@ -156,6 +185,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         "",
         *markdown_fence([_canonical(example) for example in reply.examples]),
         "",
+        *_roles_section(vocabulary),
         *keyword_table(),
     ]
     return {"docs/vocabulary.md": "\n".join(lines) + "\n"}
