@@ -26,10 +26,6 @@ What each event becomes is :data:`~._native_support.NATIVE_EVENT_TABLE`.
 from typing import Any, Final
 
 from ._native_support import (
-    _OPTIONS,
-    _QUESTION,
-    _QUESTION_ID,
-    _REASON,
     _SESSION_ID,
     _SUBTYPE,
     _TURNS,
@@ -40,6 +36,7 @@ from ._native_support import (
     _text,
     _usage,
 )
+from .fields import FAILED_REASON, QUESTION_ID, QUESTION_OPTIONS, QUESTION_TEXT
 from .kinds import SignalKind
 from .signals import StreamSignal
 
@@ -82,7 +79,7 @@ class CodexJsonParser(NativeJsonParser):
 
     def _turn_failed(self, event: dict[str, Any], line: str) -> StreamSignal | None:
         reason = _message(event.get("error")) or self._last_error or "turn failed"
-        payload = {_REASON: reason, _SUBTYPE: "turn.failed", _TURNS: self._turns or None}
+        payload = {FAILED_REASON: reason, _SUBTYPE: "turn.failed", _TURNS: self._turns or None}
         return self._end(SignalKind.FAILED, payload, line)
 
     def _error(self, event: dict[str, Any], line: str) -> StreamSignal | None:
@@ -108,9 +105,11 @@ class CodexJsonParser(NativeJsonParser):
         labels = first.get("options")
         listed = labels if isinstance(labels, list) else []
         payload: dict[str, Any] = {
-            _QUESTION: question,
-            _OPTIONS: _options(o.get("label") if isinstance(o, dict) else o for o in listed),
-            _QUESTION_ID: _text(event.get("call_id")) or _text(first.get("id")),
+            QUESTION_TEXT: question,
+            QUESTION_OPTIONS: _options(
+                o.get("label") if isinstance(o, dict) else o for o in listed
+            ),
+            QUESTION_ID: _text(event.get("call_id")) or _text(first.get("id")),
         }
         return StreamSignal(
             SignalKind.QUESTION, {k: v for k, v in payload.items() if v is not None}, line

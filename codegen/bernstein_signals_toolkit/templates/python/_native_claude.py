@@ -37,12 +37,6 @@ from typing import Any, Final
 from ._native_support import (
     _COST_USD,
     _MODEL,
-    _OPTIONS,
-    _QUESTION,
-    _QUESTION_ID,
-    _REASON,
-    _REPLY_ANSWER,
-    _REPLY_TO,
     _SESSION_ID,
     _SUBTYPE,
     _TURNS,
@@ -57,6 +51,14 @@ from ._native_support import (
     _strip_line,
     _text,
     _usage,
+)
+from .fields import (
+    FAILED_REASON,
+    QUESTION_ID,
+    QUESTION_OPTIONS,
+    QUESTION_TEXT,
+    REPLY_ANSWER,
+    REPLY_IN_REPLY_TO,
 )
 from .kinds import SignalKind
 from .signals import StreamSignal
@@ -92,9 +94,9 @@ def _first_question(tool_input: object) -> tuple[str, list[str] | None] | None:
 
 
 def _question(question: str, choices: list[str] | None, ident: str, line: str) -> StreamSignal:
-    payload: dict[str, Any] = {_QUESTION: question, _QUESTION_ID: ident}
+    payload: dict[str, Any] = {QUESTION_TEXT: question, QUESTION_ID: ident}
     if choices is not None:
-        payload[_OPTIONS] = choices
+        payload[QUESTION_OPTIONS] = choices
     return StreamSignal(SignalKind.QUESTION, payload, line)
 
 
@@ -119,7 +121,7 @@ class ClaudeStreamJsonParser(NativeJsonParser):
         self._asked: _Pending = _Pending()
         """AskUserQuestion tool use id -> its control request id once the CLI asks (or None)."""
         self._error_code: str | None = None
-        """The last assistant message ``error`` (``authentication_failed``): a failed result's cause."""
+        """The last assistant ``error`` (``authentication_failed``): a failed result's cause."""
 
     def reply_line(self, reply: object) -> str | None:
         """The ``control_response`` line (no newline) for a reply, or None if none is pending.
@@ -133,7 +135,7 @@ class ClaudeStreamJsonParser(NativeJsonParser):
             reply = _json_object(_strip_line(str.__str__(reply)))
         if not isinstance(reply, Mapping):
             return None
-        ident, answer = reply.get(_REPLY_TO), reply.get(_REPLY_ANSWER)
+        ident, answer = reply.get(REPLY_IN_REPLY_TO), reply.get(REPLY_ANSWER)
         if not isinstance(ident, str) or not isinstance(answer, str):
             return None
         request_id = ident if ident in self._requests else self._asked.get(ident)
@@ -214,7 +216,7 @@ class ClaudeStreamJsonParser(NativeJsonParser):
         }
         if cause is None:
             return self._end(SignalKind.COMPLETED, payload, line)
-        payload[_REASON] = (
+        payload[FAILED_REASON] = (
             _message(event.get("errors"))
             or _message(event.get("result"))
             or _message(event.get("error"))

@@ -28,15 +28,6 @@ __all__ = [
     "event_table_markdown",
 ]
 
-# The canonical fields the mappers fill. They are the literals native.py uses
-# until the generated role constants (``fields.py``) are committed.
-_REASON: Final = "reason"
-_QUESTION: Final = "question"
-_OPTIONS: Final = "options"
-_QUESTION_ID: Final = "id"
-_REPLY_TO: Final = "in_reply_to"
-_REPLY_ANSWER: Final = "answer"
-
 # The extras, one name for each fact whichever CLI reports it.
 _SESSION_ID: Final = "session_id"
 """Claude's ``session_id``, Codex's ``thread_id``: what resumes the run."""
@@ -347,7 +338,7 @@ NATIVE_EVENT_TABLE: Final[tuple[EventRow, ...]] = _rows(
         ("keep_alive", "nothing", "transport keep-alive", None),
     ],
 )
-"""Every native event type each mapper knows; any other type maps to nothing (newer CLIs add types)."""
+"""Every event type each mapper knows; any other maps to nothing (newer CLIs add types)."""
 
 
 def event_table_markdown() -> str:
