@@ -154,10 +154,14 @@ def test_constructors_build_canonical_lines() -> None:
     assert bs.question("Apply?", options=["yes", "no"], id="q-1") == (
         'BERNSTEIN:QUESTION {"id":"q-1","options":["yes","no"],"question":"Apply?"}'
     )
-    assert bs.completed() == "BERNSTEIN:COMPLETED"
-    assert bs.completed(summary="ok", tokens=3) == 'BERNSTEIN:COMPLETED {"summary":"ok","tokens":3}'
-    assert bs.failed() == "BERNSTEIN:FAILED"
-    assert bs.failed(reason="exit 2") == 'BERNSTEIN:FAILED {"reason":"exit 2"}'
+    stamp = f'"vocabulary":"{bs.VOCABULARY_VERSION}"'  # the terminals say their version
+    assert bs.completed() == f"BERNSTEIN:COMPLETED {{{stamp}}}"
+    assert bs.completed(vocabulary=None) == "BERNSTEIN:COMPLETED"
+    assert bs.completed(summary="ok", tokens=3) == (
+        f'BERNSTEIN:COMPLETED {{"summary":"ok","tokens":3,{stamp}}}'
+    )
+    assert bs.failed(vocabulary=None) == "BERNSTEIN:FAILED"
+    assert bs.failed(reason="exit 2") == f'BERNSTEIN:FAILED {{"reason":"exit 2",{stamp}}}'
     assert bs.blocked("no token", hint=None) == 'BERNSTEIN:BLOCKED {"reason":"no token"}'
     assert bs.plan_draft("# Plan\n", path=".sdd/p.md") == (
         'BERNSTEIN:PLAN_DRAFT {"markdown":"# Plan\\n","path":".sdd/p.md"}'

@@ -18,7 +18,7 @@ from unittest import mock
 import jsonschema
 import pytest
 
-from bernstein_signals import parse_signal, read_plan
+from bernstein_signals import completed, failed, parse_signal, read_plan
 from bernstein_signals_toolkit.cli import main
 from bernstein_signals_toolkit.commands.parse import RECORD_SCHEMA
 from bernstein_signals_toolkit.validate import report as report_module
@@ -180,19 +180,24 @@ def test_conform_text_output_and_usage_errors(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------
 
 
+def _wrapped(reason: str | None = None) -> bytes:
+    """The line wrap appends: the constructors' line, stamped with the vocabulary version."""
+    return (completed() if reason is None else failed(reason=reason)).encode() + b"\n"
+
+
 @pytest.mark.parametrize(
     ("script", "stdout", "status"),
     [
-        ("printf 'out\\n'; printf 'err\\n' >&2", b"out\nBERNSTEIN:COMPLETED\n", 0),
-        ("printf x; exit 3", b'x\nBERNSTEIN:FAILED {"reason":"exit 3"}\n', 3),
-        ("", b"BERNSTEIN:COMPLETED\n", 0),
+        ("printf 'out\\n'; printf 'err\\n' >&2", b"out\n" + _wrapped(), 0),
+        ("printf x; exit 3", b"x\n" + _wrapped("exit 3"), 3),
+        ("", _wrapped(), 0),
         (
             'printf \'BERNSTEIN:FAILED {"reason":"own"}\\n\'; exit 1',
             b'BERNSTEIN:FAILED {"reason":"own"}\n',
             1,
         ),
         ("printf 'BERNSTEIN:COMPLETED'", b"BERNSTEIN:COMPLETED", 0),
-        ("printf 'a\\n'; kill -KILL $$", b'a\nBERNSTEIN:FAILED {"reason":"signal KILL"}\n', 137),
+        ("printf 'a\\n'; kill -KILL $$", b"a\n" + _wrapped("signal KILL"), 137),
     ],
 )
 def test_wrap_appends_a_terminal_only_when_missing(script: str, stdout: bytes, status: int) -> None:
@@ -212,7 +217,7 @@ def test_wrap_relays_binary_and_a_ten_megabyte_line_byte_for_byte() -> None:
     )
     result = _cli("wrap", sys.executable, "-c", script)
     body = bytes(range(256)) * 64 + b"\n" + b"y" * (10 << 20) + b"\n\x00\xff tail"
-    assert result.stdout == body + b"\nBERNSTEIN:COMPLETED\n"
+    assert result.stdout == body + b"\n" + _wrapped()
     assert result.stderr == bytes(range(255, -1, -1))
     assert result.returncode == 0
 
@@ -222,9 +227,9 @@ def test_wrap_relays_binary_and_a_ten_megabyte_line_byte_for_byte() -> None:
     ("mode", "appended", "status"),
     [
         ("completed", None, 0),
-        ("none", b"BERNSTEIN:COMPLETED\n", 0),
-        ("killed", b'BERNSTEIN:FAILED {"reason":"signal KILL"}\n', 137),
-        ("binary", b'\nBERNSTEIN:FAILED {"reason":"exit 3"}\n', 3),
+        ("none", _wrapped(), 0),
+        ("killed", _wrapped("signal KILL"), 137),
+        ("binary", b"\n" + _wrapped("exit 3"), 3),
     ],
 )
 def test_wrap_around_the_adapters(
@@ -269,7 +274,7 @@ def test_wrap_forwards_sigterm_and_sigint(number: signal.Signals) -> None:
         finally:
             process.kill()
     reason = number.name.removeprefix("SIG")
-    assert out == f'got {number.name}\nBERNSTEIN:FAILED {{"reason":"signal {reason}"}}\n'.encode()
+    assert out == f"got {number.name}\n".encode() + _wrapped(f"signal {reason}")
     assert process.returncode == 128 + number, err
 
 
@@ -528,10 +533,7 @@ def test_a_signal_stops_the_whole_group_and_exits_128_plus_n(
     assert b"Traceback" not in err
     name = number.name.removeprefix("SIG")
     if command == "wrap":
-        assert out == (
-            b'BERNSTEIN:BLOCKED {"reason":"busy"}\n'
-            + f'BERNSTEIN:FAILED {{"reason":"signal {name}"}}\n'.encode()
-        )
+        assert out == b'BERNSTEIN:BLOCKED {"reason":"busy"}\n' + _wrapped(f"signal {name}")
     else:
         report = json.loads(out)["files"][0]
         assert report["counts"]["BLOCKED"] == 1

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bernstein_signals import VOCABULARY_VERSION
 from bernstein_signals.scanning import scan_lines
 from bernstein_signals_toolkit.cli import main
 from bernstein_signals_toolkit.validate import CODES, Severity, conformance_report
@@ -195,8 +196,8 @@ def test_text_output_is_compiler_style(tmp_path: Path, capsys: pytest.CaptureFix
         f"{log}:2:1: warning[BS301] MissingTerminalSignal: run {log} emitted no terminal"
         " signal (COMPLETED or FAILED)",
         f"{log}:2:11: warning[BS216] unknown kind 'COMPLET'; did you mean 'COMPLETED'?"
-        " (vocabulary 1.0.0 knows BLOCKED, COMPLETED, FAILED, PLAN_DRAFT, PLAN_READY,"
-        " QUESTION); readers of this vocabulary treat the line as plain output",
+        f" (vocabulary {VOCABULARY_VERSION} knows BLOCKED, COMPLETED, FAILED, PLAN_DRAFT,"
+        " PLAN_READY, QUESTION); readers of this vocabulary treat the line as plain output",
         "    suggestion: BERNSTEIN:COMPLETED",
     ]
     assert "\033[" not in captured.out

@@ -16,7 +16,7 @@ from bernstein_signals_toolkit.lsp import assist
 from bernstein_signals_toolkit.runtime_vocabulary import built_in, compile_folder
 from bernstein_signals_toolkit.sources import packaged_sources
 from bernstein_signals_toolkit.validate import conformance_report
-from vocabulary.vocabulary_support import make_fork
+from vocabulary.vocabulary_support import FORK_VERSION, make_fork
 
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
 GOOD = 'BERNSTEIN:PROGRESS {"percent":40}'
@@ -113,7 +113,9 @@ def test_conform_and_wrap(fork: Path) -> None:
     assert result.returncode == 0
     assert "BS216" not in result.stdout
     wrapped = _run("wrap", "--vocabulary", str(fork), "--", "sh", "-c", f"echo '{GOOD}'")
-    assert (wrapped.returncode, wrapped.stdout) == (0, f"{GOOD}\nBERNSTEIN:COMPLETED\n")
+    # wrap stamps its line with the version of the vocabulary it runs with: the fork's.
+    stamped = f'BERNSTEIN:COMPLETED {{"vocabulary":"{FORK_VERSION}"}}'
+    assert (wrapped.returncode, wrapped.stdout) == (0, f"{GOOD}\n{stamped}\n")
     ended = _run(
         "wrap", "--vocabulary", str(fork), "--", "sh", "-c", f"echo '{GOOD}'; echo BERNSTEIN:FAILED"
     )
@@ -161,7 +163,7 @@ def test_compiled_once_per_content_and_isolated(tmp_path: Path) -> None:
     assert compile_folder(str(folder)) is first
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # no writes
     assert first.knows("PROGRESS")
-    assert first.version == "1.1.0"
+    assert first.version == FORK_VERSION
     assert not built_in().knows("PROGRESS")
     assert bs.parse_signal(GOOD) is None  # the installed binding is untouched
     schema = json.loads((folder / "progress.schema.json").read_text())

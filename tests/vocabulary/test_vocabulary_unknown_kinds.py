@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals import SignalKind, format_signal
+from bernstein_signals import VOCABULARY_VERSION, SignalKind, format_signal
 from bernstein_signals_toolkit.runtime_vocabulary import built_in
 from bernstein_signals_toolkit.validate import Severity, conformance_report
 from bernstein_signals_toolkit.validate.lines import LineChecker, near_kind
@@ -61,7 +61,7 @@ def test_an_unknown_kind_with_a_valid_payload_gets_only_bs216(
     (diagnostic,) = [d for d in diagnostics if d.code == "BS216"]
     assert diagnostic.severity is Severity.WARNING
     assert line[diagnostic.start : diagnostic.end] == kind
-    assert "vocabulary 1.0.0 knows BLOCKED, COMPLETED" in diagnostic.message
+    assert f"vocabulary {VOCABULARY_VERSION} knows BLOCKED, COMPLETED" in diagnostic.message
 
 
 @settings(max_examples=200)
