@@ -266,6 +266,8 @@ def test_a_transient_error_alone_is_not_an_end() -> None:
         ({"subtype": "success", "is_error": True}, SignalKind.FAILED, "error"),
         ({"subtype": "error_max_turns", "is_error": False}, SignalKind.FAILED, "error_max_turns"),
         ({"is_error": True, "errors": ["boom"]}, SignalKind.FAILED, "error"),
+        ({"subtype": "success", "api_error_status": 529}, SignalKind.FAILED, "api_error_529"),
+        ({"subtype": "success", "api_error_status": None}, SignalKind.COMPLETED, None),
     ],
 )
 def test_claude_result_outcome(

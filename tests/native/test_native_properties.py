@@ -107,6 +107,7 @@ _SHAPED = st.one_of(
             "terminal_reason": st.sampled_from(["completed", "aborted_tools"]) | _TEXT,
             "errors": st.lists(_TEXT | _JSON, max_size=2),
             "result": _TEXT,
+            "api_error_status": st.sampled_from([None, 0, 529, "overloaded"]) | _JSON,
             "usage": _JSON,
             "total_cost_usd": st.floats() | st.integers(),
         },

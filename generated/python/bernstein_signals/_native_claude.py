@@ -11,7 +11,7 @@ that drives the CLI over this stream:
   ``stream_event``, ``rate_limit_event``, ``result`` with ``subtype``,
   ``is_error``, ``num_turns``, ``session_id``, ``stop_reason``,
   ``total_cost_usd``, ``usage``, ``modelUsage``, ``result``, ``errors``,
-  ``permission_denials``);
+  ``api_error_status``, ``permission_denials``);
 - ``src/claude_agent_sdk/_internal/query.py`` at
   013f29d22d9577882dd23316f084006a4ce14050: the control protocol on the same
   stdout: ``control_request`` (``request_id``; ``request.subtype``
@@ -93,6 +93,29 @@ def _first_question(tool_input: object) -> tuple[str, list[str] | None] | None:
     listed = first.get("options")
     labels = listed if isinstance(listed, list) else []
     return question, _options(o.get("label") if isinstance(o, dict) else o for o in labels)
+
+
+def _failure_cause(result: dict[str, Any], error_code: str | None) -> str | None:
+    """The machine cause of a failed ``result``, or None for a run that succeeded.
+
+    Most specific first: a subtype other than ``success``, a refusal, a
+    ``terminal_reason`` other than a normal end, the API's error status, and
+    ``is_error`` (named by the last assistant ``error``, as a signed-out run is).
+    """
+    subtype = _text(result.get("subtype"))
+    if subtype is not None and subtype != "success":
+        return subtype
+    if result.get("stop_reason") == "refusal":
+        return "refusal"
+    end = _text(result.get("terminal_reason"))
+    if end is not None and end not in _SUCCESSFUL_ENDS:
+        return end
+    status = _count(result.get("api_error_status")) or _text(result.get("api_error_status"))
+    if status is not None:
+        return f"api_error_{status}"
+    if result.get("is_error") is True:
+        return error_code or "error"
+    return None
 
 
 def _question(question: str, choices: list[str] | None, ident: str, line: str) -> StreamSignal:
@@ -193,21 +216,7 @@ class ClaudeStreamJsonParser(NativeJsonParser):
 
     def _result(self, event: dict[str, Any], line: str) -> StreamSignal | None:
         self._note_identity(event)
-        subtype = _text(event.get("subtype"))
-        stop, end = event.get("stop_reason"), _text(event.get("terminal_reason"))
-        cause = next(
-            (
-                found
-                for found in (
-                    subtype if subtype != "success" else None,
-                    "refusal" if stop == "refusal" else None,
-                    end if end is not None and end not in _SUCCESSFUL_ENDS else None,
-                    (self._error_code or "error") if event.get("is_error") is True else None,
-                )
-                if found is not None
-            ),
-            None,
-        )
+        cause = _failure_cause(event, self._error_code)
         models = event.get("modelUsage")
         if _MODEL not in self.extras and isinstance(models, dict) and len(models) == 1:
             self.extras[_MODEL] = _text(next(iter(models)))

@@ -319,7 +319,8 @@ NATIVE_EVENT_TABLE: Final[tuple[EventRow, ...]] = _rows(
             "result",
             "COMPLETED or FAILED",
             "the event that ends the run; FAILED when `is_error`, a subtype other than `success`,"
-            " `stop_reason: refusal` or a `terminal_reason` other than `completed`; reason"
+            " `stop_reason: refusal`, a `terminal_reason` other than `completed` or an"
+            " `api_error_status`; reason"
             " `errors[0]`, else `result`, with the subtype in `subtype`",
             "_result",
         ),
