@@ -224,6 +224,14 @@ def test_every_table_row_is_handled_and_every_event_type_has_a_fixture() -> None
     assert {(p, e) for p, types in seen.items() for e in types} <= decided
 
 
+def test_every_row_maps_to_kinds_or_nothing() -> None:
+    kinds = {kind.value for kind in SignalKind} | {"nothing"}
+    for row in NATIVE_EVENT_TABLE:
+        assert set(row.maps_to.split(" or ")) <= kinds, row
+        if row.maps_to != "nothing":
+            assert row.handler is not None, row  # a signal needs code that builds it
+
+
 def test_readme_renders_the_event_table() -> None:
     assert event_table_markdown() in README.read_text(encoding="utf-8")
 

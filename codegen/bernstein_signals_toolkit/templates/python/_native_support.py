@@ -60,6 +60,7 @@ class EventRow(NamedTuple):
     protocol: str
     event: str
     maps_to: str
+    """Signal kinds joined by " or ", or ``nothing``."""
     why: str
     handler: str | None
     """The mapper's method that handles the event, or None: the event maps to nothing."""
@@ -283,9 +284,10 @@ NATIVE_EVENT_TABLE: Final[tuple[EventRow, ...]] = _rows(
         ("item.plan.delta", "nothing", "streamed plan text", None),
         (
             "request_user_input",
-            "_QUESTION",
+            "QUESTION",
             "the model asks the user: first question's text and option labels, id `call_id`;"
-            " `codex exec` reads no answer on stdin, so the reply cannot reach it",
+            " `codex exec` reads no answer on stdin, so the reply cannot reach it (a"
+            " `ThreadEvent` in exec_events.rs; the JSONL processor read does not emit it yet)",
             "_request_user_input",
         ),
     ],
@@ -300,7 +302,7 @@ NATIVE_EVENT_TABLE: Final[tuple[EventRow, ...]] = _rows(
         ),
         (
             "assistant",
-            "_QUESTION or nothing",
+            "QUESTION or nothing",
             "an `AskUserQuestion` tool use asks the operator (id: the tool use id); a message"
             " `error` (`rate_limit`, `authentication_failed`) is counted in `warnings`",
             "_assistant",
@@ -324,7 +326,7 @@ NATIVE_EVENT_TABLE: Final[tuple[EventRow, ...]] = _rows(
         ),
         (
             "control_request",
-            "_QUESTION or nothing",
+            "QUESTION or nothing",
             "`can_use_tool` waits on stdin for a permission: options allow/deny, id `request_id`"
             " (for `AskUserQuestion`, its question and options); other subtypes are SDK plumbing",
             "_control_request",
