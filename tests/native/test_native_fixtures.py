@@ -11,7 +11,12 @@ import pytest
 from bernstein_signals import SignalKind, format_signal, validate_payload
 from bernstein_signals._native_claude import ClaudeStreamJsonParser
 from bernstein_signals._native_codex import CodexJsonParser
-from bernstein_signals._native_support import NATIVE_EVENT_TABLE, event_table_markdown
+from bernstein_signals._native_support import (
+    _MAX_PENDING,
+    _MAX_TEXT,
+    NATIVE_EVENT_TABLE,
+    event_table_markdown,
+)
 from native.native_support import FIXTURES, MAPPERS, SOURCES, events, lines, mapped, mapper_for
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -232,8 +237,10 @@ def test_every_row_maps_to_kinds_or_nothing() -> None:
             assert row.handler is not None, row  # a signal needs code that builds it
 
 
-def test_readme_renders_the_event_table() -> None:
-    assert event_table_markdown() in README.read_text(encoding="utf-8")
+def test_readme_renders_the_event_table_and_the_bounds() -> None:
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    assert " ".join(event_table_markdown().split()) in readme
+    assert f"cut at {_MAX_TEXT} code points, at most {_MAX_PENDING} unanswered" in readme
 
 
 def test_one_terminal_per_run_and_reset_starts_the_next() -> None:

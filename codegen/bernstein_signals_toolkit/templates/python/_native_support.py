@@ -82,7 +82,7 @@ def _json_object(line: str) -> dict[str, Any] | None:
 
 
 def _text(value: object) -> str | None:
-    """A non-blank str (cut to :data:`MAX_TEXT`, lone surrogates as U+FFFD), else None."""
+    """A non-blank str (cut to :data:`_MAX_TEXT`, lone surrogates as U+FFFD), else None."""
     if not isinstance(value, str) or not value.strip():
         return None
     return _SURROGATE.sub("\ufffd", value[:_MAX_TEXT])
@@ -134,7 +134,7 @@ def _options(labels: Iterable[object]) -> list[str] | None:
 
 
 class _Pending(OrderedDict[str, Any]):
-    """Unanswered native questions by id, at most :data:`MAX_PENDING` (the oldest go)."""
+    """Unanswered native questions by id, at most :data:`_MAX_PENDING` (the oldest go)."""
 
     def remember(self, key: str, value: Any) -> None:
         self[key] = value
