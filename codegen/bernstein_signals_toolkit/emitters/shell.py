@@ -62,6 +62,10 @@ value, ``^[a-z0-9_-]+$``, ``^\\d{3}$``, ``^\\w*$``. The class holds ASCII
 characters, ranges, ``\\d``, ``\\w`` and escaped punctuation only, so it matches no
 other code point; its members are read off ``ecma_regex.translate`` itself."""
 _MAX_SHELL_COUNT = 10**9
+_UNTRANSLATED = (
+    "its pattern has no shell translation (the shell checks the .sdd/ path rule and one"
+    " ASCII class over the whole value, such as ^[a-z0-9_-]+$)"
+)
 
 
 _FIXED = {"emit": True, "run": False, "ask": True, "guard": False}
@@ -251,7 +255,7 @@ def _pattern_checks(pattern: JSONValue, message: str) -> list[_Check]:
     except EcmaPatternError:
         atom = None
     if found is None or not atom:
-        raise _PythonOnly(f"pattern {pattern!r} has no shell translation")
+        raise _PythonOnly(_UNTRANSLATED)
     members = "".join(chr(code) for code in range(32, 127) if atom.search(chr(code)))
     low, high = {"?": (0, 1), "*": (0, None), "+": (1, None), None: (1, 1)}.get(
         found["count"], (0, 0)
@@ -260,7 +264,7 @@ def _pattern_checks(pattern: JSONValue, message: str) -> list[_Check]:
         low = int(found["low"])
         high = None if found["comma"] and not found["high"] else int(found["high"] or low)
     if not members or max(low, high or 0) > _MAX_SHELL_COUNT:
-        raise _PythonOnly(f"pattern {pattern!r} has no shell translation")
+        raise _PythonOnly(_UNTRANSLATED)
     checks = [_Check("_bsig_only", f" {_quote(members)}", message)]
     if low:
         checks.append(_Check("_bsig_len_ge", f" {low}", message))
