@@ -119,3 +119,39 @@ def test_pending_requests_are_bounded() -> None:
         assert parser.stream_signal_parser(line) is not None
     assert parser.reply_line({"in_reply_to": "r0", "answer": "allow"}) is None  # forgotten
     assert parser.reply_line({"in_reply_to": "r999", "answer": "allow"}) is not None
+
+
+def _ask_events(question: str) -> tuple[str, str]:
+    tool_input = {"questions": [{"question": question, "options": [{"label": "yes"}]}]}
+    request = {
+        "subtype": "can_use_tool",
+        "tool_name": "AskUserQuestion",
+        "input": tool_input,
+        "tool_use_id": "toolu_9",
+    }
+    control = json.dumps({"type": "control_request", "request_id": "req_9", "request": request})
+    block = {"type": "tool_use", "id": "toolu_9", "name": "AskUserQuestion", "input": tool_input}
+    assistant = json.dumps({"type": "assistant", "message": {"content": [block]}})
+    return control, assistant
+
+
+def test_ask_user_question_asked_once_whichever_event_comes_first() -> None:
+    control, assistant = _ask_events("Ship it?")
+    for order, expected_id in (([assistant, control], "toolu_9"), ([control, assistant], "req_9")):
+        parser = ClaudeStreamJsonParser()
+        asked = list(parser.parse_lines(order))
+        assert [(s.kind, s.payload["id"]) for s in asked] == [(SignalKind.QUESTION, expected_id)]
+        response = _response(parser.reply_line({"in_reply_to": expected_id, "answer": "yes"}))
+        assert response["request_id"] == "req_9"
+
+
+def test_the_answer_is_keyed_by_the_question_as_the_cli_sent_it() -> None:
+    question = "Keep \ud800 this?" + "x" * 10000  # cleaned and cut in the QUESTION, not in the key
+    control, _ = _ask_events(question)
+    parser = ClaudeStreamJsonParser()
+    signal = parser.stream_signal_parser(control)
+    assert signal is not None
+    assert signal.payload["question"].startswith("Keep \ufffd this?")
+    assert len(signal.payload["question"]) < len(question)
+    response = _response(parser.reply_line({"in_reply_to": "req_9", "answer": "yes"}))
+    assert response["response"]["updatedInput"]["answers"] == {question: "yes"}

@@ -130,7 +130,8 @@ class ClaudeStreamJsonParser(NativeJsonParser):
 
     A result is FAILED when ``is_error``, when its subtype is not ``success``
     (``error_max_turns``, ``error_during_execution``), on ``stop_reason:
-    "refusal"`` and on a ``terminal_reason`` other than a normal end; the
+    "refusal"``, on a ``terminal_reason`` other than a normal end and on an
+    ``api_error_status``; the
     reason is ``errors[0]``, else ``result``, and the machine cause is in
     ``subtype``. ``control_request``/``can_use_tool`` and ``AskUserQuestion``
     tool uses are QUESTIONs; :meth:`reply_line` turns the orchestrator's reply
@@ -168,9 +169,12 @@ class ClaudeStreamJsonParser(NativeJsonParser):
             return None
         tool_input, asked = self._requests.pop(request_id)[1:]
         if asked is not None:
+            # keyed by the question exactly as the CLI sent it (the QUESTION's text is cleaned)
+            first = tool_input["questions"][0]
+            key = first["question"] if isinstance(first.get("question"), str) else asked
             decision: dict[str, Any] = {
                 "behavior": _ALLOW,
-                "updatedInput": {**tool_input, "answers": {asked: answer}},
+                "updatedInput": {**tool_input, "answers": {key: answer}},
             }
         elif answer.strip().lower() == _ALLOW:
             decision = {"behavior": _ALLOW, "updatedInput": tool_input}
@@ -210,6 +214,8 @@ class ClaudeStreamJsonParser(NativeJsonParser):
             asked = _first_question(block.get("input"))
             if block.get("name") != _ASK_TOOL or ident is None or asked is None:
                 continue
+            if ident in self._asked:
+                continue  # the CLI's permission request for it came first and was asked
             self._asked.remember(ident, None)
             return _question(asked[0], asked[1], ident, line)
         return None
@@ -247,8 +253,10 @@ class ClaudeStreamJsonParser(NativeJsonParser):
         if tool == _ASK_TOOL and (asked := _first_question(tool_input)) is not None:
             self._requests.remember(request_id, (tool, tool_input, asked[0]))
             tool_use = _text(request.get("tool_use_id"))
-            if tool_use is not None and tool_use in self._asked:
+            known = tool_use is not None and tool_use in self._asked
+            if tool_use is not None:
                 self._asked.remember(tool_use, request_id)
+            if known:
                 return None  # already asked when the tool use streamed by
             return _question(asked[0], asked[1], request_id, line)
         self._requests.remember(request_id, (tool, tool_input, None))
