@@ -552,8 +552,11 @@ _NO_INPUT: dict[str, str] = {
         ),
         "a constant",
     ),
+    # the field names the runtime reads by role: generated, one per role
+    **dict.fromkeys(bs.fields.__all__, "a constant: a field name the vocabulary gives a role"),
     **dict.fromkeys(
         (
+            "AnySignal",
             "AsyncReadable",
             "Readable",
             "BlockedPayload",
@@ -575,6 +578,8 @@ _NO_INPUT: dict[str, str] = {
             "SignalRecord",
             "StreamSignal",
             "SignalKind",
+            "UnknownKindRecord",
+            "UnknownKindSignal",
         ),
         "a record: stores the fields a reader or check built",
     ),
