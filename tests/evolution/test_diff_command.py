@@ -185,6 +185,8 @@ def _changed(repo: Path) -> None:
     aborted.update(
         {"x-bernstein-kind": "ABORTED", "title": "ABORTED", "$id": "https://x.invalid/a"}
     )
+    for field in aborted["properties"].values():
+        field.pop("x-bernstein-role", None)  # roles belong to FAILED's fields only
     (repo / "schema" / "aborted.schema.json").write_text(json.dumps(aborted))
 
 

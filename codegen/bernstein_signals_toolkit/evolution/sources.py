@@ -21,6 +21,7 @@ from typing import Final
 from ..errors import SourceError, ToolkitError, UsageError
 from ..load import VOCABULARY_FILE, load_vocabulary
 from ..model import Vocabulary
+from ..output_folder import create, write_files
 from ..sources import GRAMMAR_FILE, SCHEMA_DIR, find_project, packaged_sources
 
 __all__ = [
@@ -61,13 +62,13 @@ class Side:
     vocabulary: Vocabulary
 
 
-def _git(args: list[str], cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"}
     try:
         return subprocess.run(
             ["git", *args],
             cwd=cwd,
-            input=stdin,
+            stdin=subprocess.DEVNULL,
             capture_output=True,
             env=env,
             check=False,
@@ -136,24 +137,24 @@ def _materialise(ref: str, cwd: Path, folder: Path) -> str:
     if listing.returncode != 0:
         raise UsageError(f"{GIT_PREFIX}{ref}: git ls-tree failed: {_first_line(listing.stderr)}")
     label = f"{GIT_PREFIX}{ref}:{prefix}"
-    blobs: list[tuple[str, Path]] = []
+    blobs: list[tuple[str, str]] = []
     for mode, kind, obj, size, path in _entries(listing.stdout, ref):
         relative = path[len(prefix) :]
-        target = folder / relative
         if kind == "tree":
-            target.mkdir(parents=True, exist_ok=True)  # the loader then names it as misplaced
+            create(folder / relative)  # the loader then names it as misplaced
             continue
         if kind != "blob" or mode not in _REGULAR_MODES:
             raise UsageError(f"{label}{relative}: not a regular file at {ref} (mode {mode})")
         if size > MAX_GIT_FILE_BYTES:
             raise UsageError(f"{label}{relative}: {size} bytes, over {MAX_GIT_FILE_BYTES}")
-        blobs.append((obj, target))
-    for obj, target in blobs:
+        blobs.append((obj, relative))
+    contents: dict[str, bytes] = {}
+    for obj, relative in blobs:
         shown = _git(["cat-file", "blob", obj], toplevel)
         if shown.returncode != 0:
             raise UsageError(f"{label}: git cat-file failed: {_first_line(shown.stderr)}")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(shown.stdout)
+        contents[relative] = shown.stdout
+    write_files(folder, contents)
     if not (folder / SCHEMA_DIR / VOCABULARY_FILE).is_file():
         raise UsageError(f"{label}{SCHEMA_DIR}/{VOCABULARY_FILE}: missing at {ref}")
     return label
