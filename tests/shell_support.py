@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bernstein_signals import format_signal
+from bernstein_signals import VOCABULARY_VERSION, format_signal
+from bernstein_signals.fields import COMPLETED_VOCABULARY, FAILED_VOCABULARY
 from bernstein_signals_toolkit.emitters import shell as shell_emitter
 from bernstein_signals_toolkit.emitters.shell import SHELLS as SUPPORTED_SHELLS
 from bernstein_signals_toolkit.load import load_vocabulary
@@ -90,6 +91,18 @@ def reference_format(kind: str, payload: dict[str, object] | None = None) -> byt
         return f"BERNSTEIN:{kind}".encode()
     body = format_signal("COMPLETED", payload, validate=False).removeprefix("BERNSTEIN:COMPLETED ")
     return f"BERNSTEIN:{kind} {body}".encode()
+
+
+STAMPS: dict[str, str] = {"COMPLETED": COMPLETED_VOCABULARY, "FAILED": FAILED_VOCABULARY}
+"""The fields the kinds' helpers fill with the library's version (role vocabulary-version)."""
+
+
+def helper_format(kind: str, payload: dict[str, object] | None = None) -> bytes:
+    """The line ``bernstein_<kind>`` writes: reference_format plus the version stamp, if any."""
+    full = dict(payload or {})
+    if kind in STAMPS:
+        full[STAMPS[kind]] = VOCABULARY_VERSION
+    return reference_format(kind, full)
 
 
 GRAMMAR = ROOT / "grammar" / "signal.lark"

@@ -8,6 +8,7 @@ every string constant of every Python template except docstrings.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from roles.roles_support import ROOT, role_fields
 
 TEMPLATES = ROOT / "codegen" / "bernstein_signals_toolkit" / "templates" / "python"
+SHELL_TEMPLATE = TEMPLATES.parent / "shell" / "bernstein-signals.sh"
 ROLE_FIELD_NAMES = frozenset(field for _, _, field in role_fields())
 
 NATIVE_NAMES: dict[str, frozenset[str]] = {
@@ -64,3 +66,40 @@ def test_no_template_spells_a_role_field(template: Path) -> None:
         template.read_text(encoding="utf-8"), NATIVE_NAMES.get(template.name, frozenset())
     )
     assert found == [], f"{template.name}: read these through bernstein_signals.fields"
+
+
+def shell_role_literals(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each role field the shell code spells as a key, an option or a case.
+
+    Comment lines are skipped; prose in help and messages ("a reply to question")
+    is not a key. A key is ``"name"`` (escaped or not), an option ``--name``, a
+    case branch ``name)`` and a word of a quoted list ``' name '``.
+    """
+    names = "|".join(sorted(map(re.escape, ROLE_FIELD_NAMES)))
+    spelled = re.compile(
+        rf'\\?"(?:{names})\\?"|--(?:{names})\b|^\s*(?:{names})\)|[\' ](?:{names}) [\' ]'
+    )
+    found = []
+    for number, line in enumerate(source.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            continue
+        found += [(number, match.group()) for match in spelled.finditer(line)]
+    return found
+
+
+def test_the_shell_scan_finds_keys_options_and_cases() -> None:
+    source = (
+        "# reads in_reply_to\n"
+        "      in_reply_to)\n"
+        '  [ "$1" != --id ] || x\n'
+        "  bernstein_failed --reason x\n"
+        '  _bsig_p=$_bsig_p,\\"answer\\":1\n'
+        "  case $s in ' in_reply_to answer ') ;; esac\n"
+        "  _bsig_err 'skipping a reply to question'\n"
+    )
+    assert [line for line, _ in shell_role_literals(source)] == [2, 3, 4, 5, 6]
+
+
+def test_the_shell_template_spells_no_role_field() -> None:
+    found = shell_role_literals(SHELL_TEMPLATE.read_text(encoding="utf-8"))
+    assert found == [], "use the role markers (@QUESTION_ID@ ...) the shell emitter fills"

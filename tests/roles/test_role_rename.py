@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bernstein_signals_toolkit.roles import ROLES
+from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.roles import ROLES, role_field
 from roles.roles_support import copy_sources, generate, rename_field, role_fields
 
 _ROUND_TRIP = r"""
@@ -113,6 +114,81 @@ def test_a_renamed_role_field_still_round_trips(
     assert run.stdout == "ok\n"
     if role in {"failure-reason", "vocabulary-version"}:
         _check_wrap(schema, tmp_path, document, role, renamed)
+    _check_shell(schema, grammar, tmp_path)
+
+
+_SHELL_ROUND_TRIP = r"""
+. "$LIB"
+if [ "$1" = guard ]; then
+  bernstein_guard
+  exit 3
+fi
+replies='{"'$REPLY_TO'":"other","'$ANSWER'":"no"}
+{"'$REPLY_TO'":"q-1","'$ANSWER'":"yes"}'
+printf '%s\n' "$replies" | {
+  bernstein_ask 'Apply?' --"$OPTIONS" yes --"$OPTIONS" no --"$QUESTION_ID" q-1 || exit 9
+  printf 'answer=%s\n' "$BERNSTEIN_ANSWER"
+}
+bernstein_failed --"$REASON" 'exit 2'
+bernstein_completed
+"""
+
+
+def _check_shell(schema: Path, grammar: Path, tmp_path: Path) -> None:
+    """bernstein_ask, bernstein_failed, bernstein_completed and bernstein_guard in bash."""
+    vocabulary = load_vocabulary(schema, grammar)
+
+    def field(document: str, role: str) -> str:
+        name = role_field(vocabulary, document, role)
+        assert name is not None
+        return name
+
+    environment = {
+        "LIB": str(tmp_path / "out" / "shell" / "bernstein-signals.sh"),
+        "REPLY_TO": field("reply", "reply-to"),
+        "ANSWER": field("reply", "reply-answer"),
+        "OPTIONS": field("QUESTION", "question-options"),
+        "QUESTION_ID": field("QUESTION", "question-id"),
+        "REASON": field("FAILED", "failure-reason"),
+        "PATH": "/usr/bin:/bin",
+    }
+
+    def bash(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", "-c", _SHELL_ROUND_TRIP, "bash", *args],
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    def payload(line: str, kind: str) -> object:
+        head, _, body = line.partition(" ")
+        assert head == f"BERNSTEIN:{kind}", line
+        return json.loads(body)
+
+    run = bash()
+    assert run.returncode == 0, run.stderr
+    asked, answer, failed, completed = run.stdout.splitlines()
+    assert answer == "answer=yes"
+    assert "skipping a reply to question" in run.stderr
+    assert payload(asked, "QUESTION") == {
+        field("QUESTION", "question-text"): "Apply?",
+        environment["OPTIONS"]: ["yes", "no"],
+        environment["QUESTION_ID"]: "q-1",
+    }
+    failed_stamp = field("FAILED", "vocabulary-version")
+    version = vocabulary.version
+    assert payload(failed, "FAILED") == {environment["REASON"]: "exit 2", failed_stamp: version}
+    assert payload(completed, "COMPLETED") == {field("COMPLETED", "vocabulary-version"): version}
+    guarded = bash("guard")
+    assert guarded.returncode == 3, guarded.stderr
+    assert payload(guarded.stdout.strip(), "FAILED") == {
+        environment["REASON"]: "exit 3",
+        failed_stamp: version,
+    }
 
 
 def _check_wrap(schema: Path, tmp_path: Path, document: str, role: str, renamed: str) -> None:

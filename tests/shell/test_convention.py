@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from shell_support import NO_EXTERNALS, reference_format, run, shell_command
+from shell_support import NO_EXTERNALS, helper_format, reference_format, run, shell_command
 
 QUESTION = reference_format(
     "QUESTION", {"question": "Apply?", "options": ["yes", "-no"], "id": "-q"}
@@ -46,9 +46,9 @@ bernstein_plan_ready .sdd/plans/2026/q4-roadmap.md
 bernstein_blocked 'GITHUB_TOKEN is not set' --hint 'export GITHUB_TOKEN and re-run'"""
     result = run(shell, body)
     assert result.lines == [
-        b"BERNSTEIN:COMPLETED",
-        b"BERNSTEIN:FAILED",
-        reference_format("FAILED", {"reason": "exit 2"}),
+        helper_format("COMPLETED"),
+        helper_format("FAILED"),
+        helper_format("FAILED", {"reason": "exit 2"}),
         reference_format(
             "PLAN_DRAFT", {"markdown": "# Plan\n- step 1", "path": ".sdd/plans/fix-login.md"}
         ),

@@ -6,7 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from shell_support import LIBRARY, ROOT, reference_format, shell_command
+from shell_support import LIBRARY, ROOT, helper_format, reference_format, shell_command
 
 EXAMPLE = ROOT / "examples" / "wrapper.sh"
 PLAN = '# Plan\n- step 1: analyse "the repo"\n- step 2: apply the fix'
@@ -36,7 +36,7 @@ def test_the_example_wrapper(shell: str, tmp_path: Path) -> None:
             "QUESTION", {"question": "Apply the plan?", "options": ["yes", "no"], "id": "q-plan"}
         ),
         b"tool: analysing .",
-        b"BERNSTEIN:COMPLETED",
+        helper_format("COMPLETED"),
     ]
     assert (tmp_path / ".sdd/plans/example.md").read_text() == PLAN + "\n"
     assert result.returncode == 0
@@ -46,10 +46,10 @@ def test_the_example_wrapper_fails_like_its_cli(shell: str, tmp_path: Path) -> N
     result = _wrapper(
         shell, tmp_path, b'{"in_reply_to":"q-plan","answer":"yes"}\n', "sh", "-c", "exit 3"
     )
-    assert result.stdout.split(b"\n")[-2] == reference_format("FAILED", {"reason": "exit 3"})
+    assert result.stdout.split(b"\n")[-2] == helper_format("FAILED", {"reason": "exit 3"})
     assert result.returncode == 3
     result = _wrapper(shell, tmp_path, b'{"in_reply_to":"q-plan","answer":"no"}\n')
-    assert result.stdout.split(b"\n")[-2] == reference_format(
+    assert result.stdout.split(b"\n")[-2] == helper_format(
         "FAILED", {"reason": "operator answered: no"}
     )
     assert result.returncode == 1
@@ -58,5 +58,5 @@ def test_the_example_wrapper_fails_like_its_cli(shell: str, tmp_path: Path) -> N
         reference_format(
             "BLOCKED", {"reason": "no answer from the operator", "hint": "reply to question q-plan"}
         ),
-        reference_format("FAILED", {"reason": "exit 1"}),
+        helper_format("FAILED", {"reason": "exit 1"}),
     ]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from shell_support import reference_format, run
+from shell_support import helper_format, reference_format, run
 
-COMPLETED = b"BERNSTEIN:COMPLETED"
+COMPLETED = helper_format("COMPLETED")
 
 
 def _failed(reason: str) -> bytes:
-    return reference_format("FAILED", {"reason": reason})
+    return helper_format("FAILED", {"reason": reason})
 
 
 CASES = [

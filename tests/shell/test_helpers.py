@@ -8,7 +8,16 @@ import time
 
 import pytest
 
-from shell_support import LIBRARY, SHELLS, UTF8, Result, reference_format, run, shell_command
+from shell_support import (
+    LIBRARY,
+    SHELLS,
+    UTF8,
+    Result,
+    helper_format,
+    reference_format,
+    run,
+    shell_command,
+)
 
 
 def test_emit_sorts_keys_and_takes_raw_json(shell: str) -> None:
@@ -83,17 +92,17 @@ bernstein_run false || echo "status=$?"
     result = run(shell, body)
     assert result.lines == [
         b"hello",
-        b"BERNSTEIN:COMPLETED",
-        b'partialBERNSTEIN:FAILED {"reason":"exit 3"}',
+        helper_format("COMPLETED"),
+        b"partial" + helper_format("FAILED", {"reason": "exit 3"}),
         b" status=3",
-        reference_format("FAILED", {"reason": "exit 1"}),
+        helper_format("FAILED", {"reason": "exit 1"}),
         b"status=1",
     ]
 
 
 def test_run_under_set_e_stops_the_script_after_failed(shell: str) -> None:
     result = run(shell, "set -eu\nbernstein_run sh -c 'exit 4'\necho not reached")
-    assert result.lines == [reference_format("FAILED", {"reason": "exit 4"})]
+    assert result.lines == [helper_format("FAILED", {"reason": "exit 4"})]
     assert result.status == 4
 
 

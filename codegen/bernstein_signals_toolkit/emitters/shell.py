@@ -31,6 +31,7 @@ from ..errors import SourceError
 from ..keywords import MESSAGE_KEYWORD, Support, refusals, support
 from ..model import JSONValue, Kind, Property, Vocabulary
 from ..names import IDENTIFIER_KIND, check_shell_names, check_vocabulary
+from ..roles import ROLES, check_roles, role_field
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
 from ._header import python_header
 from ._templates import TEMPLATES, template_text
@@ -146,6 +147,8 @@ class _Plan:
     python_only: tuple[tuple[Property, str], ...]
     unavailable: str
     """Why the helper cannot build a valid payload ('' when it can)."""
+    stamped: tuple[Property, ...] = ()
+    """Optional fields with role vocabulary-version: always the library's version."""
 
 
 def _message(schema: dict[str, JSONValue], keyword: str, default: str) -> str:
@@ -325,10 +328,17 @@ def _unavailable(kind: Kind) -> str:
     return ""
 
 
+_VERSION_ROLE = "vocabulary-version"
+
+
 def _plan(kind: Kind) -> _Plan:
     fields: list[_Field] = []
     python_only: list[tuple[Property, str]] = []
+    stamped: list[Property] = []
     for prop in kind.properties:
+        if prop.role == _VERSION_ROLE and not prop.required:
+            stamped.append(prop)
+            continue
         try:
             fields.append(_field(prop))
         except _PythonOnly as exc:
@@ -337,7 +347,7 @@ def _plan(kind: Kind) -> _Plan:
     missing = [prop.name for prop, _ in python_only if prop.required]
     if missing and not unavailable:
         unavailable = f"required field(s) {', '.join(missing)} cannot be shell arguments"
-    return _Plan(tuple(fields), tuple(python_only), unavailable)
+    return _Plan(tuple(fields), tuple(python_only), unavailable, tuple(stamped))
 
 
 _quote = shell_single_quoted
@@ -381,7 +391,7 @@ _EMIT_NOTE = (
 )
 
 
-def _help_text(kind: Kind, plan: _Plan) -> str:
+def _help_text(kind: Kind, plan: _Plan, version: str) -> str:
     lines = [f"Usage: {_usage(kind, plan)}", ""]
     lines += _wrap(f"Emit {kind.name}. {kind.description}", "")
     if plan.unavailable:
@@ -404,6 +414,16 @@ def _help_text(kind: Kind, plan: _Plan) -> str:
             rules.append("no item twice")
         lines.append(f"  {name}")
         lines += _wrap(f"{'; '.join(rules)}. {prop.description}", "      ")
+    if plan.stamped and not plan.unavailable:
+        lines += ["", "Filled by the library (not options here):"]
+        for prop in plan.stamped:
+            lines.append(f"  {prop.name}")
+            lines += _wrap(
+                f"always {version}, the vocabulary version of this library;"
+                f" bernstein_emit {kind.name} writes any other value or none."
+                f" {prop.description}",
+                "      ",
+            )
     if plan.python_only:
         lines += ["", "Python-only fields (not options here):"]
         for prop, reason in plan.python_only:
@@ -414,11 +434,11 @@ def _help_text(kind: Kind, plan: _Plan) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _help(kind: Kind, plan: _Plan) -> list[str]:
+def _help(kind: Kind, plan: _Plan, version: str) -> list[str]:
     return [
         "# shellcheck disable=SC2016 # help text, printed as it is",
         f"_bsig_help_{kind.snake}() {{",
-        "  _bsig_out " + _quote(_help_text(kind, plan)),
+        "  _bsig_out " + _quote(_help_text(kind, plan, version)),
         "}",
     ]
 
@@ -428,12 +448,15 @@ _FIXED_HELP = re.compile(r"^_bsig_help_(\w+)\(\) \{\n  _bsig_out '(.*?)'\n\}$", 
 
 def help_texts(vocabulary: Vocabulary) -> dict[str, str]:
     """Every helper's ``--help`` text by function name, for editors to show on hover."""
+    template = template_text(TEMPLATE)
+    for marker, value in _role_markers(vocabulary).items():
+        template = template.replace(marker, value)
     texts = {
         f"bernstein_{name}": body.replace("'\"'\"'", "'")
-        for name, body in _FIXED_HELP.findall(template_text(TEMPLATE))
+        for name, body in _FIXED_HELP.findall(template)
     }
     for kind in vocabulary.kinds:
-        texts[f"bernstein_{kind.snake}"] = _help_text(kind, _plan(kind))
+        texts[f"bernstein_{kind.snake}"] = _help_text(kind, _plan(kind), vocabulary.version)
     return texts
 
 
@@ -490,7 +513,13 @@ def _member(field: _Field) -> list[str]:
     ]
 
 
-def _refusing_function(kind: Kind, plan: _Plan) -> list[str]:
+def _stamp(prop: Property, version: str) -> str:
+    """The line appending ``,"name":"version"`` to _bsig_p, the version written as JSON."""
+    member = f",{json.dumps(prop.name)}:{json.dumps(version, ensure_ascii=False)}"
+    return f'_bsig_p=$_bsig_p"{shell_double_quoted(member)}"'
+
+
+def _refusing_function(kind: Kind, plan: _Plan, version: str) -> list[str]:
     """A helper that cannot build a valid payload: --help says why, any other call fails."""
     message = (
         f"not available in shell: {plan.unavailable}; use bernstein_emit {kind.name} (try --help)"
@@ -498,7 +527,7 @@ def _refusing_function(kind: Kind, plan: _Plan) -> list[str]:
     return [
         "",
         f"# {_usage(kind, plan)}",
-        *_help(kind, plan),
+        *_help(kind, plan, version),
         "",
         "# shellcheck disable=SC2120 # may be called without arguments",
         f"_bsig_do_{kind.snake}() {{",
@@ -510,10 +539,10 @@ def _refusing_function(kind: Kind, plan: _Plan) -> list[str]:
     ]
 
 
-def _function(kind: Kind) -> list[str]:
+def _function(kind: Kind, version: str) -> list[str]:
     plan = _plan(kind)
     if plan.unavailable:
-        return _refusing_function(kind, plan)
+        return _refusing_function(kind, plan, version)
     fields = list(plan.fields)
     positional = _positional(kind, plan)
     options = [f for f in fields if not f.positional]
@@ -525,7 +554,7 @@ def _function(kind: Kind) -> list[str]:
     lines = [
         "",
         f"# {_usage(kind, plan)}",
-        *_help(kind, plan),
+        *_help(kind, plan, version),
         "",
         "# shellcheck disable=SC2120 # may be called without arguments",
         f"_bsig_do_{kind.snake}() {{",
@@ -583,12 +612,19 @@ def _function(kind: Kind) -> list[str]:
         elif checks_lines:
             lines += [f'  if [ -n "${field.is_set}" ]; then', *checks_lines, "  fi"]
     lines.append("  _bsig_p=''")
-    for field in sorted(fields, key=lambda f: f.prop.name.encode()):
+    # Members in code point order of their names, as the binding writes them.
+    members: list[tuple[str, list[str]]] = [
+        (prop.name, [f"  {_stamp(prop, version)}"]) for prop in plan.stamped
+    ]
+    for field in fields:
         member = _member(field)
         if field.prop.required:
-            lines += [f"  {line}" for line in member]
+            members.append((field.prop.name, [f"  {line}" for line in member]))
         else:
-            lines += [f'  if [ -n "${field.is_set}" ]; then', *(f"    {m}" for m in member), "  fi"]
+            test = f'  if [ -n "${field.is_set}" ]; then'
+            members.append((field.prop.name, [test, *(f"    {m}" for m in member), "  fi"]))
+    for _, member in sorted(members, key=lambda item: item[0].encode()):
+        lines += member
     lines += [f'  _bsig_line {kind.name} "$_bsig_p"', "}"]
     return lines
 
@@ -700,8 +736,23 @@ def _check_words(vocabulary: Vocabulary) -> None:
                 )
 
 
+def _role_markers(vocabulary: Vocabulary) -> dict[str, str]:
+    """``@QUESTION_ID@`` and the like: the field names bernstein_ask and bernstein_guard use.
+
+    A field name is lower_snake_case (load checks it), a word that needs no
+    quoting in a case pattern, an option or a JSON key.
+    """
+    markers = {}
+    for role in ROLES:
+        field = role_field(vocabulary, role.document, role.name)
+        if field is not None:
+            markers[f"@{role.constant}@"] = field
+    return markers
+
+
 def emit(vocabulary: Vocabulary) -> dict[str, str]:
     check_vocabulary(vocabulary)
+    check_roles(vocabulary)
     _check_options(vocabulary)
     _check_words(vocabulary)
     if vocabulary.grammar.kind_pattern != IDENTIFIER_KIND.pattern:
@@ -717,7 +768,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         wrappers += _wrapper(name, quiet)
     for kind in vocabulary.kinds:
         try:
-            functions += _function(kind)
+            functions += _function(kind, vocabulary.version)
         except ValueError as exc:  # from _quote: text _check_words did not know about
             raise SourceError(kind.file_name, "shell", f"{exc} (target shell)") from None
         wrappers += _wrapper(kind.snake, quiet=True)
@@ -733,6 +784,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         "@KIND_FUNCTIONS@": "\n".join(functions).lstrip("\n"),
         "@WRAPPERS@": "\n".join(wrappers).lstrip("\n"),
         **_limit_markers(),
+        **_role_markers(vocabulary),
     }
     for marker, value in replacements.items():
         text = text.replace(marker, value)

@@ -15,7 +15,7 @@
 #                      per item, `--` ends the options.
 #   bernstein_emit     KIND [key=value | key:=JSON]...: any kind, any extras.
 #   bernstein_run      CMD [ARG]...: run CMD, then COMPLETED or FAILED "exit N".
-#   bernstein_ask      [--var NAME] QUESTION [--options O]... [--id ID]
+#   bernstein_ask      [--var NAME] QUESTION [--@QUESTION_OPTIONS@ O]... [--@QUESTION_ID@ ID]
 #                      [--timeout SECONDS]: emit a QUESTION, read the reply
 #                      from stdin into NAME (default BERNSTEIN_ANSWER).
 #   bernstein_guard    make sure the script ends with a terminal signal.
@@ -1221,7 +1221,7 @@ _bsig_do_run() {
     bernstein_completed -- || return
     return 0
   fi
-  bernstein_failed --reason "exit $_bsig_rc" || :
+  bernstein_failed --@FAILED_REASON@ "exit $_bsig_rc" || :
   return "$_bsig_rc"
 }
 
@@ -1229,19 +1229,21 @@ _bsig_do_run() {
 
 # shellcheck disable=SC2016 # help text, printed as it is
 _bsig_help_ask() {
-  _bsig_out 'Usage: bernstein_ask [--var NAME] [--timeout SECONDS] QUESTION [--options O]... [--id ID]
+  _bsig_out 'Usage: bernstein_ask [--var NAME] [--timeout SECONDS] QUESTION [--@QUESTION_OPTIONS@ O]... [--@QUESTION_ID@ ID]
 
 Emit a QUESTION (arguments as for bernstein_question), then read reply lines
-{"in_reply_to": ..., "answer": ...} from stdin. With --id, the first reply
-whose in_reply_to is ID is taken; without, the first whose in_reply_to is null.
-Other replies are skipped with a note on stderr. The answer is decoded and
-stored in the variable NAME (default BERNSTEIN_ANSWER), never printed.
+{"@REPLY_IN_REPLY_TO@": ..., "@REPLY_ANSWER@": ...} from stdin. With --@QUESTION_ID@, the first
+reply whose @REPLY_IN_REPLY_TO@ is ID is taken; without, the first whose
+@REPLY_IN_REPLY_TO@ is null. Other replies are skipped with a note on stderr.
+The answer is decoded and stored in the variable NAME (default
+BERNSTEIN_ANSWER), never printed.
 Status: 1 end of input or timeout, 2 bad arguments, 3 malformed reply, with a
 message on stderr. --timeout needs a shell whose read has -t (not dash).'
 }
 
-# _bsig_reply: parse the reply in _bsig_s. Sets _bsig_rnull (in_reply_to is
-# null), _bsig_rto (in_reply_to, decoded) and _bsig_af (the answer's format).
+# _bsig_reply: parse the reply in _bsig_s. Sets _bsig_rnull (the reply-to
+# field is null), _bsig_rto (its value, decoded) and _bsig_af (the answer's
+# format). The field names are the reply schema's fields with those roles.
 _bsig_reply() {
   _bsig_decode=1 _bsig_seen=' ' _bsig_rnull='' _bsig_rto=''
   _bsig_skip_ws
@@ -1258,7 +1260,7 @@ _bsig_reply() {
     case $_bsig_s in :*) _bsig_s=${_bsig_s#?} ;; *) return 1 ;; esac
     _bsig_skip_ws
     case $_bsig_key in
-      in_reply_to)
+      @REPLY_IN_REPLY_TO@)
         case $_bsig_s in
           null*) _bsig_rnull=1 _bsig_s=${_bsig_s#null} ;;
           \"*)
@@ -1270,7 +1272,7 @@ _bsig_reply() {
           *) return 1 ;;
         esac
         ;;
-      answer)
+      @REPLY_ANSWER@)
         case $_bsig_s in \"*) ;; *) return 1 ;; esac
         _bsig_jstr || return 1
         _bsig_af=$_bsig_f
@@ -1286,7 +1288,7 @@ _bsig_reply() {
   done
   _bsig_skip_ws
   [ -z "$_bsig_s" ] || return 1
-  case $_bsig_seen in ' in_reply_to answer ' | ' answer in_reply_to ') return 0 ;; esac
+  case $_bsig_seen in ' @REPLY_IN_REPLY_TO@ @REPLY_ANSWER@ ' | ' @REPLY_ANSWER@ @REPLY_IN_REPLY_TO@ ') return 0 ;; esac
   return 1
 }
 
@@ -1393,7 +1395,7 @@ _bsig_do_ask() {
           --var) _bsig_var=$2 ;;
           --timeout) _bsig_tmo=$2 ;;
           *)
-            [ "$1" != --id ] || _bsig_id=$2 _bsig_has_id=1
+            [ "$1" != --@QUESTION_ID@ ] || _bsig_id=$2 _bsig_has_id=1
             $_bsig_bi set -- "$@" "$1" "$2"
             ;;
         esac
@@ -1453,7 +1455,7 @@ _bsig_do_ask() {
     # Not ${s%"$cr"}: ksh93 takes time quadratic in the length when it does not match.
     case $_bsig_s in *"$_bsig_cr") _bsig_s=${_bsig_s%?} ;; esac
     if ! _bsig_reply; then
-      _bsig_err 'malformed reply: expected {"in_reply_to": ID or null, "answer": TEXT} on one line'
+      _bsig_err 'malformed reply: expected {"@REPLY_IN_REPLY_TO@": ID or null, "@REPLY_ANSWER@": TEXT} on one line'
       return 3
     fi
     if [ -n "$_bsig_has_id" ]; then
@@ -1495,7 +1497,7 @@ _bsig_on_exit() {
     if [ "$_bsig_xst" -eq 0 ]; then
       bernstein_completed -- || :
     else
-      bernstein_failed --reason "exit $_bsig_xst" || :
+      bernstein_failed --@FAILED_REASON@ "exit $_bsig_xst" || :
     fi
   fi
   # The caller's own EXIT trap (bash, ksh93), with $? as it would have seen
@@ -1526,7 +1528,7 @@ _bsig_status() {
 _bsig_on_signal() {
   { _bsig_enter; } 2>/dev/null
   if [ -z "$_bsig_term" ]; then
-    bernstein_failed --reason "signal $1" || :
+    bernstein_failed --@FAILED_REASON@ "signal $1" || :
   fi
   exit "$2"
 }
