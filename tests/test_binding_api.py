@@ -28,14 +28,25 @@ class _Odd(str):
         raise RuntimeError("called")
 
 
-@pytest.mark.parametrize(
-    "value",
-    [None, 1, b"BERNSTEIN:COMPLETED", bytearray(b"x"), ["BERNSTEIN:COMPLETED"], object(), 1.5],
-)
-def test_parse_signal_returns_none_for_non_str(value: object) -> None:
+@pytest.mark.parametrize("value", [None, 1, ["BERNSTEIN:COMPLETED"], object(), 1.5])
+def test_parse_signal_reads_what_is_no_line_as_plain_output(value: object) -> None:
+    """Parsers never raise on what a stream holds; only str and bytes are lines."""
     assert bs.parse_signal(value) is None
     assert bs.parse_signal(value, lenient=True) is None
     assert bs.parse_reply(value) is None
+    assert list(bs.iter_signals([value, "BERNSTEIN:FAILED"])) == [
+        bs.parse_signal("BERNSTEIN:FAILED")
+    ]
+
+
+@pytest.mark.parametrize("wrap", [bytes, bytearray, memoryview])
+def test_bytes_lines_parse_as_their_utf8_text(wrap: type) -> None:
+    line = 'BERNSTEIN:QUESTION {"question":"café?"}\r\n'
+    signal = bs.parse_signal(wrap(line.encode()))
+    assert signal == bs.parse_signal(line)
+    assert type(signal.raw_line) is str  # type: ignore[union-attr]
+    assert bs.parse_signal(wrap(b'BERNSTEIN:COMPLETED {"x":"\xff"}')) is None  # not UTF-8: plain
+    assert bs.parse_signal(wrap(b"  BERNSTEIN:COMPLETED "), lenient=True) is not None
 
 
 def test_str_subclasses_parse_as_their_text() -> None:
@@ -272,7 +283,7 @@ def test_unknown_kinds_are_plain_output_by_default_and_str_kinds_on_request() ->
     assert type(known) is StreamSignal
     assert known.kind is SignalKind.FAILED
     assert known.is_terminal
-    lines = ["x", "BERNSTEIN:PROGRESS", "BERNSTEIN:COMPLETED", 3]
+    lines = ["x", "BERNSTEIN:PROGRESS", b"BERNSTEIN:COMPLETED", 3]
     assert [s.kind for s in bs.iter_signals(lines)] == ["COMPLETED"]
     assert [s.kind for s in bs.iter_signals(lines, unknown_kinds=True)] == ["PROGRESS", "COMPLETED"]
 

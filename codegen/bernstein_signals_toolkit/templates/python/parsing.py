@@ -6,6 +6,14 @@ the seed project's parser did, for adapters written against it; the JSON rules
 stay strict in both. With ``unknown_kinds=True`` a well-formed line of a kind
 the vocabulary does not know is an :class:`~.signals.UnknownKindSignal`
 instead of plain output.
+
+A line is a str or bytes (bytearray, memoryview): bytes are read as UTF-8,
+and a line that is not UTF-8 is plain output, as the stream readers have it,
+so ``iter_signals(proc.stdout)`` reads a binary pipe as it reads a text one.
+A value that is no line (None, a number) is plain output too: parsers never
+raise on what a stream holds. Passing one str or bytes where an iterable of
+lines belongs is a TypeError that says what to pass, since it would pass
+for a run without signals.
 """
 
 import re
@@ -17,6 +25,8 @@ from .kinds import SIGNAL_PREFIX, SignalKind
 from .signals import StreamSignal, UnknownKindSignal, new_signal
 
 __all__ = ["AnySignal", "iter_signals", "parse_signal"]
+
+_BYTES_LINES: Final = (bytes, bytearray, memoryview)
 
 _KINDS: Final = {kind.value: kind for kind in SignalKind}
 _PREFIX_LENGTH: Final = len(SIGNAL_PREFIX)
@@ -102,6 +112,22 @@ def _lenient(line: str, unknown: bool = False) -> AnySignal | None:
     return new_signal(kind, payload, line)
 
 
+def _as_text(line: object) -> str | None:
+    """A line that is not a plain str as text; None for bytes that are not UTF-8 and for
+    anything that is no line at all.
+
+    The copy of a str subclass is a plain str, whose methods it cannot override.
+    """
+    if isinstance(line, str):
+        return str.__str__(line)
+    if isinstance(line, _BYTES_LINES):
+        try:
+            return str(line, "utf-8")
+        except UnicodeDecodeError:
+            return None
+    return None
+
+
 @overload
 def parse_signal(
     line: object, *, lenient: bool = False, unknown_kinds: Literal[False] = False
@@ -109,9 +135,10 @@ def parse_signal(
 @overload
 def parse_signal(line: object, *, lenient: bool = False, unknown_kinds: bool) -> AnySignal | None: ...
 def parse_signal(line: object, *, lenient: bool = False, unknown_kinds: bool = False) -> AnySignal | None:
-    """The signal on ``line``, or None when it is plain output (or not a str at all).
+    """The signal on ``line`` (str or bytes), or None when it is plain output.
 
-    One trailing "\\n" or "\\r\\n" is tolerated. A payload that fails its
+    One trailing "\\n" or "\\r\\n" is tolerated. Bytes that are not UTF-8, and
+    a ``line`` that is neither str nor bytes, are plain output. A payload that fails its
     schema still parses; :func:`~.validators.validate_payload` checks it.
 
     A well-formed line of a kind this vocabulary does not know is plain output
@@ -122,9 +149,10 @@ def parse_signal(line: object, *, lenient: bool = False, unknown_kinds: bool = F
     signals of producers built against a newer vocabulary.
     """
     if type(line) is not str:
-        if not isinstance(line, str):
+        text = _as_text(line)
+        if text is None:
             return None
-        line = str.__str__(line)  # a plain copy: a subclass cannot override what follows
+        line = text
     if lenient:
         return _lenient(line, unknown_kinds)
     if not line.startswith(SIGNAL_PREFIX):
@@ -143,25 +171,34 @@ def iter_signals(
 def iter_signals(
     lines: Iterable[object], *, lenient: bool = False, unknown_kinds: bool = False
 ) -> Iterator[AnySignal]:
-    """The signals among ``lines`` (for example an open text file), in order.
+    """The signals among ``lines`` (str or bytes: a text or binary file, a list), in order.
 
-    ``unknown_kinds`` as for :func:`parse_signal`.
+    ``unknown_kinds`` as for :func:`parse_signal`; one str or bytes instead
+    of an iterable of lines is a TypeError. For a pipe whose lines may be very long,
+    :func:`~.readers.read_signals` reads in bounded memory.
     """
+    if isinstance(lines, (str, *_BYTES_LINES)):
+        raise TypeError(
+            f"iter_signals reads an iterable of lines, not one {type(lines).__name__};"
+            " split it first (text.splitlines()) or use parse_signal for one line"
+        )
     if lenient or unknown_kinds:
         for line in lines:
-            signal = parse_signal(line, lenient=lenient, unknown_kinds=unknown_kinds)
+            text = line if type(line) is str else _as_text(line)
+            if text is None:
+                continue
+            signal = parse_signal(text, lenient=lenient, unknown_kinds=unknown_kinds)
             if signal is not None:
                 yield signal
         return
     prefix = SIGNAL_PREFIX
     startswith = _startswith
     strict = _strict
+    as_text = _as_text
     for line in lines:
-        try:
-            if not startswith(line, prefix):  # type: ignore[arg-type]
-                continue
-        except TypeError:  # not a str
+        text = line if type(line) is str else as_text(line)
+        if text is None or not startswith(text, prefix):
             continue
-        signal = strict(str.__str__(line))
+        signal = strict(text)
         if signal is not None:
             yield signal

@@ -1,4 +1,4 @@
-"""Reading the signals of an adapter's stdout: a binary file, a pipe or an asyncio stream.
+"""Reading the signals of an adapter's stdout: a file or pipe (binary or text) or an asyncio stream.
 
 Both readers share :class:`.scanning.LineScanner`: chunks are searched for
 ``\\nBERNSTEIN:`` at C level and newlines are counted with ``bytes.count``, so
@@ -20,6 +20,7 @@ from .scanning import (
     LineScanner,
     Readable,
     ScannedLine,
+    _chunk_bytes,
     _new_tuple,
     read_chunks,
 )
@@ -141,7 +142,10 @@ def read_signals(
 def read_signals(
     stream: Readable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, unknown_kinds: bool = False
 ) -> Iterator[SignalRecord | UnknownKindRecord]:
-    """The signal lines of a binary file or pipe, read to its end, in constant memory.
+    """The signal lines of a file or pipe, read to its end, in constant memory.
+
+    Binary (``open(path, "rb")``, ``Popen(...).stdout``) or text: a text
+    stream's chunks are encoded back to UTF-8, so the records are the same.
 
     With ``unknown_kinds=True`` a well-formed line of a kind the vocabulary does
     not know is an :class:`UnknownKindRecord` instead of plain output (as for
@@ -177,7 +181,7 @@ async def aread_signals(
     """
     scanner = _scanner(max_line_bytes, unknown_kinds)
     while chunk := await reader.read(READ_CHUNK_BYTES):
-        for record in scanner.feed(chunk):
+        for record in scanner.feed(chunk if type(chunk) is bytes else _chunk_bytes(chunk)):
             yield record
     for record in scanner.close():
         yield record

@@ -9,7 +9,7 @@ never buffered whole.
 
 The scanner is push-style (``feed(chunk)``, then ``close()``), so that blocking
 readers, asyncio readers and the validator share it; :func:`scan_lines` drives
-it over a binary file or pipe.
+it over a file or pipe (binary, or text encoded back to UTF-8).
 """
 
 import functools
@@ -34,9 +34,9 @@ READ_CHUNK_BYTES: Final = 1 << 20
 
 
 class Readable(Protocol):
-    """A binary file or pipe: anything with ``read`` (``read1`` is used when present)."""
+    """A file or pipe, binary or text: anything with ``read`` (``read1`` is used when present)."""
 
-    def read(self, size: int = -1, /) -> bytes: ...
+    def read(self, size: int = -1, /) -> bytes | str: ...
 
 
 class ScannedLine(NamedTuple):
@@ -255,10 +255,38 @@ def _newlines(buffer: bytes, start: int, stop: int) -> int:
 
 
 def read_chunks(stream: Readable, size: int = READ_CHUNK_BYTES) -> Iterator[bytes]:
-    """The stream's bytes in chunks of at most ``size`` (``read1`` when the stream has it)."""
-    read = getattr(stream, "read1", stream.read)
+    """The stream's bytes in chunks of at most ``size`` (``read1`` when the stream has it).
+
+    A text file or pipe is read too: its chunks go back to UTF-8 (see
+    :func:`_chunk_bytes`). A ``stream`` without ``read`` is a TypeError.
+    """
+    read = getattr(stream, "read1", None) or getattr(stream, "read", None)
+    if not callable(read):
+        raise TypeError(
+            f"a signal reader reads a binary or text file or pipe (anything with read()),"
+            f" not {type(stream).__name__}; for a list of lines use iter_signals"
+        )
     while chunk := read(size):
-        yield chunk
+        yield chunk if type(chunk) is bytes else _chunk_bytes(chunk)
+
+
+def _chunk_bytes(chunk: object) -> bytes:
+    """A chunk a text stream (or a buffer) returned, as the bytes a binary stream would give.
+
+    ``surrogateescape`` gives back the bytes a file opened with
+    ``errors="surrogateescape"`` stood in for; any other lone surrogate stays
+    invalid UTF-8, so its line is plain output, as a binary stream's would be.
+    """
+    if isinstance(chunk, str):
+        try:
+            return chunk.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return chunk.encode("utf-8", "surrogatepass")
+    if isinstance(chunk, bytes | bytearray | memoryview):
+        return bytes(chunk)
+    raise TypeError(
+        f"read() returned {type(chunk).__name__}: a signal reader reads a binary or text stream"
+    )
 
 
 def scan_lines(
