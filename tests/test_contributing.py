@@ -7,22 +7,24 @@ at least one file), every test it cites down to ``file.py::test_name``, every
 (a Makefile target). Anywhere in the text: every diagnostic code (``BS101``)
 is in the code table and every code family (``BS5xx``) holds a code. The map
 must name every hand-written module of the toolkit, so a module added, moved
-or renamed fails here until the guide follows. Shell blocks are recipes that
-change the tree (``generate``, ``make test``), so they are not run; they are
-checked for syntax, and their commands as above.
+or renamed fails here until the guide follows. Every ``sh`` block runs, as
+README.md's do, in a copy of the tracked files (committed there, so that
+``git:HEAD`` names them) with the toolkit first on ``PATH``: it must exit 0.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from bernstein_signals_toolkit.commands import COMMANDS
 from bernstein_signals_toolkit.validate import CODES
-from test_readme import SHELL_LANGUAGES, fenced_blocks
+from test_readme import SHELL_LANGUAGES, _project_copy, fenced_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "CONTRIBUTING.md"
@@ -209,3 +211,46 @@ def test_a_sound_sample_passes() -> None:
         "```sh\nbernstein-signals diff git:HEAD schema\n```\n"
     )
     assert problems(sample) == []
+
+
+def _guide_shell_blocks() -> list[tuple[int, str, str]]:
+    blocks = fenced_blocks(GUIDE.read_text(encoding="utf-8"))
+    return [(b.line, b.language, b.code) for b in blocks if b.language in SHELL_LANGUAGES]
+
+
+def _git(project: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=guide", "-c", "user.email=guide@example.invalid", *args],
+        cwd=project,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+
+
+def test_the_guide_has_shell_blocks() -> None:
+    assert len(_guide_shell_blocks()) >= 3
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("block", _guide_shell_blocks(), ids=lambda block: f"line{block[0]}")
+def test_every_shell_block_runs(block: tuple[int, str, str], tmp_path: Path) -> None:
+    line, language, code = block
+    project = _project_copy(tmp_path / "project")
+    _git(project, "init", "--quiet")
+    _git(project, "add", "--all")
+    _git(project, "commit", "--quiet", "--message", "the guide's baseline")
+    result = subprocess.run(
+        [SHELL_LANGUAGES[language], "-c", f"set -e\n{code}\n"],
+        cwd=project,
+        env={**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=240,
+    )
+    assert result.returncode == 0, (
+        f"CONTRIBUTING.md:{line} exits {result.returncode}\n{result.stdout}\n{result.stderr}"
+    )
