@@ -233,6 +233,20 @@ def test_the_guide_has_shell_blocks() -> None:
     assert len(_guide_shell_blocks()) >= 3
 
 
+def _run_block(language: str, code: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """Run a block as a contributor would: in the project, under set -e, the toolkit on PATH."""
+    return subprocess.run(
+        [SHELL_LANGUAGES[language], "-c", f"set -e\n{code}\n"],
+        cwd=folder,
+        env={**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=240,
+    )
+
+
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("block", _guide_shell_blocks(), ids=lambda block: f"line{block[0]}")
 def test_every_shell_block_runs(block: tuple[int, str, str], tmp_path: Path) -> None:
@@ -241,16 +255,13 @@ def test_every_shell_block_runs(block: tuple[int, str, str], tmp_path: Path) -> 
     _git(project, "init", "--quiet")
     _git(project, "add", "--all")
     _git(project, "commit", "--quiet", "--message", "the guide's baseline")
-    result = subprocess.run(
-        [SHELL_LANGUAGES[language], "-c", f"set -e\n{code}\n"],
-        cwd=project,
-        env={**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=240,
-    )
+    result = _run_block(language, code, project)
     assert result.returncode == 0, (
         f"CONTRIBUTING.md:{line} exits {result.returncode}\n{result.stdout}\n{result.stderr}"
     )
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("code", ["bernstein-signals generat", "true\nfalse\ntrue"])
+def test_a_failing_block_fails(code: str, tmp_path: Path) -> None:
+    assert _run_block("sh", code, tmp_path).returncode != 0
