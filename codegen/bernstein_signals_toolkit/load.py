@@ -22,7 +22,7 @@ from lark.lexer import PatternStr
 from .errors import SourceError
 from .model import Grammar, JSONValue, Kind, Property, ReplySchema, Vocabulary
 from .names import check_vocabulary
-from .roles import REPLY_DOCUMENT, ROLE_KEYWORD, check_document_roles
+from .roles import REPLY_DOCUMENT, ROLE_KEYWORD, VERSION_ROLE, check_document_roles
 
 __all__ = [
     "DRAFT_2020_12",
@@ -331,6 +331,24 @@ def _load_reply(path: Path) -> ReplySchema:
     return ReplySchema(**_document_fields(path, schema, "Reply", REPLY_DOCUMENT))
 
 
+def _check_version_stamp(path: Path, kind: Kind, version: str) -> None:
+    """The field the producers stamp with the vocabulary's version must accept that version."""
+    field = kind.roles.get(VERSION_ROLE)
+    if field is None:
+        return
+    try:
+        valid = jsonschema.Draft202012Validator(kind.property(field).schema).is_valid(version)
+    except _JSONSCHEMA_CRASHES as exc:
+        raise SourceError(path, "role", f"jsonschema cannot check it: {_crash(exc)}") from None
+    if not valid:
+        raise SourceError(
+            path,
+            "role",
+            f"at /properties/{field}: the field with role {VERSION_ROLE} refuses this"
+            f" vocabulary's own version {version!r}, which every producer stamps in it",
+        )
+
+
 def _schema_files(schema_dir: Path) -> Iterator[Path]:
     try:
         entries = sorted(schema_dir.iterdir())
@@ -376,6 +394,8 @@ def load_vocabulary(schema_dir: Path, grammar_path: Path) -> Vocabulary:
         raise SourceError(schema_dir, "kinds", f"no *{SCHEMA_SUFFIX} kind schema found")
     if not any(kind.terminal for kind in kinds):
         raise SourceError(schema_dir, "kinds", "at least one kind must be terminal")
+    for kind in kinds:
+        _check_version_stamp(schema_dir / kind.file_name, kind, version)
 
     vocabulary = Vocabulary(
         name=name,

@@ -22,6 +22,7 @@ __all__ = [
     "REPLY_DOCUMENT",
     "ROLES",
     "ROLE_KEYWORD",
+    "VERSION_ROLE",
     "Role",
     "check_document_roles",
     "check_roles",
@@ -31,6 +32,8 @@ __all__ = [
 
 ROLE_KEYWORD: Final = "x-bernstein-role"
 """On a property: the field's role. (On the reply schema's root it marks the reply schema.)"""
+VERSION_ROLE: Final = "vocabulary-version"
+"""The role of the field producers stamp with the vocabulary's version."""
 REPLY_DOCUMENT: Final = "reply"
 """The name :attr:`Role.document` gives the reply schema (kinds are named by their kind)."""
 
@@ -105,7 +108,7 @@ ROLES: Final[tuple[Role, ...]] = (
         required=True,
     ),
     Role(
-        name="vocabulary-version",
+        name=VERSION_ROLE,
         document="COMPLETED",
         constant="COMPLETED_VOCABULARY",
         types=frozenset({"string"}),
@@ -114,7 +117,7 @@ ROLES: Final[tuple[Role, ...]] = (
         any_kind=True,
     ),
     Role(
-        name="vocabulary-version",
+        name=VERSION_ROLE,
         document="FAILED",
         constant="FAILED_VOCABULARY",
         types=frozenset({"string"}),

@@ -111,8 +111,21 @@ def test_dropping_an_optional_role_is_allowed(tmp_path: Path) -> None:
             lambda s: s["properties"]["options"].update({ROLE_KEYWORD: ["question-options"]}),
             "at /properties/options: 'x-bernstein-role' must be a role name (a string)",
         ),
+        (
+            "COMPLETED",
+            lambda s: s.update(examples=[{}]) or s["properties"]["vocabulary"].update(pattern="^2"),
+            "at /properties/vocabulary: the field with role vocabulary-version refuses this"
+            " vocabulary's own version",
+        ),
     ],
-    ids=["two-fields", "wrong-type", "reply-not-nullable", "wrong-kind", "not-a-string"],
+    ids=[
+        "two-fields",
+        "wrong-type",
+        "reply-not-nullable",
+        "wrong-kind",
+        "not-a-string",
+        "own-version-refused",
+    ],
 )
 def test_load_refuses_a_role_twice_mistyped_or_on_the_wrong_kind(
     tmp_path: Path, document: str, change: Any, message: str

@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..roles import role_field
+from ..roles import VERSION_ROLE, role_field
 from ..runtime_vocabulary import RuntimeVocabulary
 from ._inputs import add_vocabulary_argument, vocabulary_of
 from ._process import (
@@ -71,7 +71,7 @@ def _terminals(vocabulary: RuntimeVocabulary) -> _Terminals:
     stamps = {
         kind: field
         for kind in ("COMPLETED", "FAILED")
-        if (field := role_field(model, kind, "vocabulary-version")) is not None
+        if (field := role_field(model, kind, VERSION_ROLE)) is not None
     }
     try:
         if reason is None:

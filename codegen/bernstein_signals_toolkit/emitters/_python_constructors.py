@@ -6,6 +6,7 @@ import ast
 import dataclasses
 
 from ..model import Kind, Property, Vocabulary
+from ..roles import VERSION_ROLE
 from ._escape import python_docstring
 from ._header import python_header
 from ._types import type_notation
@@ -23,17 +24,13 @@ _SCALARS = {
 _PROBE = "p_probe_parameter"
 
 
-_VERSION_ROLE = "vocabulary-version"
-"""A field with this role defaults to the binding's own version (None omits it)."""
-
-
 def _parameter(prop: Property) -> str:
     annotation = type_notation(prop.schema, _SCALARS, "Any")
     if prop.required:
         return f"{prop.name}: {annotation}"
     if not prop.nullable:
         annotation += " | None"
-    default = "VOCABULARY_VERSION" if prop.role == _VERSION_ROLE else "None"
+    default = "VOCABULARY_VERSION" if prop.role == VERSION_ROLE else "None"
     return f"{prop.name}: {annotation} = {default}"
 
 
@@ -54,7 +51,7 @@ def _docstring(kind: Kind) -> list[str]:
         "    omitted. Raises SignalPayloadError when the payload breaks the schema, and",
         "    ValueError for a value JSON cannot carry on one line (as format_signal).",
     ]
-    stamped = [prop.name for prop in kind.properties if prop.role == _VERSION_ROLE]
+    stamped = [prop.name for prop in kind.properties if prop.role == VERSION_ROLE]
     if stamped:
         lines += [
             f"    ``{stamped[0]}`` defaults to VOCABULARY_VERSION, the version this binding",

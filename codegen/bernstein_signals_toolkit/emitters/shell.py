@@ -31,7 +31,7 @@ from ..errors import SourceError
 from ..keywords import MESSAGE_KEYWORD, Support, refusals, support
 from ..model import JSONValue, Kind, Property, Vocabulary
 from ..names import IDENTIFIER_KIND, check_shell_names, check_vocabulary
-from ..roles import ROLES, check_roles, role_field
+from ..roles import ROLES, VERSION_ROLE, check_roles, role_field
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
 from ._header import python_header
 from ._templates import TEMPLATES, template_text
@@ -328,15 +328,12 @@ def _unavailable(kind: Kind) -> str:
     return ""
 
 
-_VERSION_ROLE = "vocabulary-version"
-
-
 def _plan(kind: Kind) -> _Plan:
     fields: list[_Field] = []
     python_only: list[tuple[Property, str]] = []
     stamped: list[Property] = []
     for prop in kind.properties:
-        if prop.role == _VERSION_ROLE and not prop.required:
+        if prop.role == VERSION_ROLE and not prop.required:
             stamped.append(prop)
             continue
         try:
