@@ -100,6 +100,14 @@ ROLES: Final[tuple[Role, ...]] = (
         required=True,
     ),
     Role(
+        name="plan-draft-path",
+        document="PLAN_DRAFT",
+        constant="PLAN_DRAFT_PATH",
+        types=frozenset({"string"}),
+        feature="validate's check that each PLAN_READY path was announced by a PLAN_DRAFT reads it",
+        required=False,
+    ),
+    Role(
         name="failure-reason",
         document="FAILED",
         constant="FAILED_REASON",

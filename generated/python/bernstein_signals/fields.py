@@ -9,6 +9,7 @@ __all__ = [
     "FAILED_REASON",
     "FAILED_VOCABULARY",
     "PLAN_DRAFT_MARKDOWN",
+    "PLAN_DRAFT_PATH",
     "PLAN_READY_PATH",
     "QUESTION_ID",
     "QUESTION_OPTIONS",
@@ -27,6 +28,8 @@ PLAN_READY_PATH: Final = "path"
 """PLAN_READY's field with role plan-path: read_plan() and the plan handoff need one."""
 PLAN_DRAFT_MARKDOWN: Final = "markdown"
 """PLAN_DRAFT's field with role plan-markdown: a draft carries its plan inline; the plan handoff needs one."""
+PLAN_DRAFT_PATH: Final = "path"
+"""PLAN_DRAFT's field with role plan-draft-path: validate's check that each PLAN_READY path was announced by a PLAN_DRAFT reads it."""
 FAILED_REASON: Final = "reason"
 """FAILED's field with role failure-reason: wrap's and bernstein_guard's FAILED line and the native mappers need one."""
 COMPLETED_VOCABULARY: Final = "vocabulary"
