@@ -133,8 +133,15 @@ def test_conform_kills_the_whole_group_of_a_hanging_adapter(adapter: str, tmp_pa
 
 def test_conform_closes_stdin_when_answers_run_out(tmp_path: Path) -> None:
     status, report, stderr = _conform("shell", "completed", tmp_path, "--answer-id", "q-1=no")
-    assert status == 0
+    assert status == 1  # the second question went unanswered: BS403, an error
     assert report["counts"]["QUESTION"] == 2
+    assert ("BS403", "error") in _codes(report)
+    assert report["adapter"] == {
+        "exit_status": 4,
+        "answers": [
+            {"line": report["adapter"]["answers"][0]["line"], "in_reply_to": "q-1", "answer": "no"}
+        ],
+    }
     assert "stdin closed" in stderr  # the adapter saw end of file at its second question
     assert "conform: exit 4, 1 answer(s) given" in stderr
     status, report, stderr = _conform("python", "completed", tmp_path)
@@ -153,26 +160,66 @@ def test_conform_makes_an_id_reused_while_unanswered_an_error(tmp_path: Path) ->
     result = _cli("conform", "--format", "json", "--", "sh", "-c", _TWICE, cwd=tmp_path)
     assert result.returncode == 1
     report = json.loads(result.stdout)["files"][0]
-    assert _codes(report) == [("BS305", "error")]
-    assert "still unanswered" in report["diagnostics"][0]["message"]
-    # Answered in time, the same id may come again.
-    result = _cli("conform", "--answer-id", "q=x", "--answer", "y", "--", "sh", "-c", _TWICE)
-    assert result.returncode == 0, result.stdout
-    assert result.stdout == b""
-    assert b"2 answer(s) given" in result.stderr
+    assert _codes(report) == [("BS403", "error"), ("BS305", "error"), ("BS403", "error")]
+    assert "still unanswered" in report["diagnostics"][1]["message"]
+    assert 'QUESTION with id "q" left unanswered' in report["diagnostics"][0]["message"]
+    # Answered in time, the same id may come again, and take its next --answer-id.
+    for answers in (
+        ["--answer-id", "q=x", "--answer", "y"],
+        ["--answer-id", "q=x", "--answer-id", "q=y"],
+    ):
+        result = _cli("conform", *answers, "--format", "json", "--", "sh", "-c", _TWICE)
+        assert result.returncode == 0, result.stdout
+        given = json.loads(result.stdout)["files"][0]["adapter"]["answers"]
+        assert given == [
+            {"line": 1, "in_reply_to": "q", "answer": "x"},
+            {"line": 2, "in_reply_to": "q", "answer": "y"},
+        ]
+        assert b"2 answer(s) given" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("script", "options", "codes"),
+    [
+        ("exit 0", ["--expect-exit", "0"], [("BS301", "warning")]),
+        ("exit 3", ["--expect-exit", "0"], [("BS301", "warning"), ("BS404", "error")]),
+        ("kill -9 $$", ["--expect-exit", "137"], [("BS301", "warning")]),
+        ("echo BERNSTEIN:COMPLETED", ["--expect-kind", "COMPLETED"], []),
+        (
+            "echo BERNSTEIN:FAILED; echo BERNSTEIN:COMPLETED",
+            ["--expect-kind", "COMPLETED"],
+            [("BS405", "error"), ("BS304", "error")],
+        ),
+        ("echo x", ["--expect-kind", "FAILED"], [("BS301", "warning"), ("BS405", "error")]),
+    ],
+)
+def test_conform_expectations_fail_the_run(
+    script: str, options: list[str], codes: list[tuple[str, str]]
+) -> None:
+    """An adapter that dies early, or ends the wrong way, fails the run a CI user asked for."""
+    result = _cli("conform", *options, "--format", "json", "--", "sh", "-c", script)
+    report = json.loads(result.stdout)["files"][0]
+    assert sorted(_codes(report)) == sorted(codes)
+    assert result.returncode == (1 if any(severity == "error" for _, severity in codes) else 0)
+    assert report["adapter"]["exit_status"] == {"exit 3": 3, "kill -9 $$": 137}.get(script, 0)
 
 
 def test_conform_text_output_and_usage_errors(tmp_path: Path) -> None:
     result = _cli("conform", "--", *ADAPTERS["shell"], "none", stdin=b"", cwd=tmp_path)
-    assert result.returncode == 0
+    assert result.returncode == 1  # its question went unanswered
     assert b"warning[BS301] MissingTerminalSignal" in result.stdout
+    assert b"error[BS403] QUESTION" in result.stdout
+    assert b"; 1 signal(s): " in result.stderr  # a run is no "1 file(s)"
     _one_line_error(_cli("conform", "--", "no-such-adapter-xyz"), 127, "command not found")
     _one_line_error(_cli("conform"), 2, "no command given")
     bad = _cli("conform", "--answer-id", "novalue", "--", "true")
     assert bad.returncode == 2
     assert b"expected ID=TEXT" in bad.stderr
-    twice = _cli("conform", "--answer-id", "a=1", "--answer-id", "a=2", "--", "true")
-    _one_line_error(twice, 2, "two answers for question id 'a'")
+    bad_kind = _cli("conform", "--expect-kind", "QUESTION", "--", "true")
+    _one_line_error(bad_kind, 2, "--expect-kind 'QUESTION' is not a terminal kind")
+    bad_exit = _cli("conform", "--expect-exit", "256", "--", "true")
+    assert bad_exit.returncode == 2
+    assert b"an exit status is 0 to 255" in bad_exit.stderr
 
 
 # ---------------------------------------------------------------------------
@@ -463,9 +510,9 @@ def test_conform_transcript_lists_the_signals_in_order(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
-    # Each line: the run's name (the command line), the line number, the signal.
+    # Each line: the stdout line number, the signal; nothing that reads as script:line.
     lines = result.stdout.decode().splitlines()
-    found = [re.search(r":(\d+): (BERNSTEIN:.*)$", line) for line in lines]
+    found = [re.fullmatch(r"stdout line (\d+): (BERNSTEIN:.*)", line) for line in lines]
     assert [
         match.groups() if match else line for match, line in zip(found, lines, strict=True)
     ] == [
@@ -626,13 +673,14 @@ def test_arguments_that_are_not_utf8_are_a_usage_error(args: list[str], option: 
 
 
 def test_conform_names_a_run_whose_command_is_not_utf8_in_valid_utf8(tmp_path: Path) -> None:
-    command = [*CLI, "conform", "--transcript", "--", "sh", "-c", "echo BERNSTEIN:COMPLETED"]
+    command = [*CLI, "conform", "--format", "json", "--", "sh", "-c", "echo BERNSTEIN:COMPLETED"]
     result = subprocess.run(
         [*command, b"x\xff"], cwd=tmp_path, stdin=subprocess.DEVNULL,
         capture_output=True, check=False, timeout=60,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.decode("utf-8").endswith("'x\\xff':1: BERNSTEIN:COMPLETED\n")
+    report = json.loads(result.stdout.decode("utf-8"))["files"][0]
+    assert report["run_id"].endswith("'x\\xff'")
 
 
 @pytest.mark.timeout(60)

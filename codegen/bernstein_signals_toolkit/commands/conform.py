@@ -3,7 +3,9 @@
 The adapter runs in its own process group with its stdout read by the
 validator's :class:`StreamChecker` in live mode. Each QUESTION is answered at
 once over stdin: ``--answer-id ID=TEXT`` answers the question with that id,
-``--answer`` values the remaining questions in order. Replies are written
+``--answer`` values the remaining questions in order (an id given several
+``--answer-id`` answers gets them in turn, since an answered id may be asked
+again). A question no answer is left for is an error (BS403). Replies are written
 without blocking, in the same ``select`` loop that reads the adapter's
 output, so an adapter that never reads stdin cannot stop the timeout. When no
 scripted answer is left, stdin is closed (at the start when there are none),
@@ -20,7 +22,10 @@ are found; the report keeps only counts.
 The report (``text`` or ``json``, as ``validate`` prints them) goes to stdout;
 a one-line summary with the adapter's exit status goes to stderr; the
 adapter's own stderr passes through. MissingTerminalSignal is a warning, a
-QUESTION id reused while unanswered is an error (BS305). Exit status: 0
+QUESTION id reused while unanswered is an error (BS305); ``--expect-exit N``
+and ``--expect-kind KIND`` add the adapter's exit status and the run's
+terminal kind to the verdict (BS404, BS405). The JSON report gives the
+adapter's exit status and the answers written to it. Exit status: 0
 unless the report has errors, else 1; a command that cannot be started is
 an error (127 not found, 126 not executable).
 """
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import shlex
 import shutil
@@ -75,6 +81,16 @@ DEFAULT_TIMEOUT = 600.0
 _CHUNK = 1 << 16
 
 
+def _exit_status(value: str) -> int:
+    try:
+        status = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an exit status: {value!r}") from None
+    if not 0 <= status <= 255:
+        raise argparse.ArgumentTypeError(f"an exit status is 0 to 255, not {status}")
+    return status
+
+
 def _answer_id(value: str) -> tuple[str, str]:
     question_id, equals, text = _arguments.text(value).partition("=")
     if not equals or not question_id:
@@ -99,7 +115,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="ID=TEXT",
-        help="answer the question with this id (repeatable)",
+        help="answer the question with this id (repeatable; an id given again answers its"
+        " next question)",
     )
     parser.add_argument(
         "--answer",
@@ -116,11 +133,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"kill the adapter's process group after this long (default {DEFAULT_TIMEOUT:g})",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="the report on stdout: text (as validate prints it) or json (validate's"
+        " schema, plus the adapter's exit status and the answers given)",
+    )
+    parser.add_argument(
+        "--expect-exit",
+        type=_exit_status,
+        metavar="N",
+        help="the adapter must exit with status N (128+N for signal N), else error BS404",
+    )
+    parser.add_argument(
+        "--expect-kind",
+        metavar="KIND",
+        help="the run must end with this terminal kind (COMPLETED, FAILED), else error BS405",
+    )
     parser.add_argument(
         "--transcript",
         action="store_true",
-        help="text format: list every signal the adapter emitted before the diagnostics",
+        help="text format: list every signal the adapter emitted (by stdout line number)"
+        " before the diagnostics",
     )
     add_vocabulary_argument(parser)
     add_unknown_kinds_argument(parser)
@@ -135,15 +170,18 @@ class _Answers:
     holds at most the scripted answers, which the command line bounds.
     """
 
-    def __init__(self, stdin: IO[bytes] | None, by_id: dict[str, str], in_order: list[str]) -> None:
+    def __init__(
+        self, stdin: IO[bytes] | None, by_id: dict[str, list[str]], in_order: list[str]
+    ) -> None:
         self._stdin = stdin
         if stdin is not None:
             os.set_blocking(stdin.fileno(), False)
-        self._by_id = dict(by_id)
+        self._by_id = {question_id: list(texts) for question_id, texts in by_id.items()}
         self._in_order = list(in_order)
         self._pending = bytearray()
         self.tracker = QuestionTracker(enforce_options=False)
-        self.given = 0
+        self.given: list[dict[str, object]] = []
+        """The answers written, as the JSON report lists them (the command line bounds them)."""
         self._close_when_done()
 
     @property
@@ -155,28 +193,42 @@ class _Answers:
         if not self._pending and not self._by_id and not self._in_order:
             self.close()
 
-    def question(self, checker: StreamChecker, question: StreamSignal) -> None:
-        """Answer one QUESTION the adapter just asked, if a scripted answer is left.
+    def question(self, checker: StreamChecker, line: int, question: StreamSignal) -> None:
+        """Answer one QUESTION the adapter just asked, if a scripted answer is left, else
+        report it (BS403).
 
         Only a question about to be answered reaches the tracker, so questions
         left unanswered take no memory (the checker bounds its own record).
         """
         question_id = question.payload.get("id")
         key = question_id if isinstance(question_id, str) and question_id else None
-        if key is not None and key in self._by_id:
-            text = self._by_id.pop(key)
+        if key is not None and self._by_id.get(key):
+            text = self._by_id[key].pop(0)
+            if not self._by_id[key]:
+                del self._by_id[key]
         elif self._in_order:
             text = self._in_order.pop(0)
         else:
+            shown = "without an id" if key is None else f"with id {_quoted(key)}"
+            checker.add(
+                Diagnostic(
+                    "BS403",
+                    CODES["BS403"].severity,
+                    line,
+                    0,
+                    len(question.raw_line),
+                    f"QUESTION {shown} left unanswered: no --answer-id or --answer was left for it",
+                )
+            )
             self._close_when_done()
             return
         with contextlib.suppress(QuestionIdInUse):  # the checker reports it: BS305, an error
             self.tracker.feed(question)
-        line = self.tracker.answer(text, key)
+        reply = self.tracker.answer(text, key)
         checker.answered(key)
-        self.given += 1
+        self.given.append({"line": line, "in_reply_to": key, "answer": text})
         if self._stdin is not None:
-            self._pending += line.encode() + b"\n"
+            self._pending += reply.encode() + b"\n"
             self.flush()
 
     def flush(self) -> None:
@@ -212,15 +264,15 @@ class _Sink:
         self._name = name
         self._output: ReportSink = output.sink(name)
         self._transcript = transcript
-        self.questions: list[StreamSignal] = []
+        self.questions: list[tuple[int, StreamSignal]] = []
 
     def signal(self, seen: SeenSignal) -> None:
         self._output.signal(seen)
         if self._transcript is not None:
-            line = f"{self._name}:{seen.line}: {seen.signal.raw_line}\n"
+            line = f"stdout line {seen.line}: {seen.signal.raw_line}\n"  # not a file:line
             self._transcript.write(formats.encode_line(line))
         if seen.signal.kind == SignalKind.QUESTION:
-            self.questions.append(seen.signal)
+            self.questions.append((seen.line, seen.signal))
 
     def diagnostic(self, diagnostic: Diagnostic) -> None:
         self._output.diagnostic(diagnostic)
@@ -247,6 +299,8 @@ class _Run:
         self.deadline = time.monotonic() + args.timeout
         self.timeout: float = args.timeout
         self.timed_out = False
+        self.expect_exit: int | None = args.expect_exit
+        self.expect_kind: str | None = args.expect_kind
 
     def _take(self, found: Iterable[ScannedLine]) -> None:
         checker = self.checker
@@ -257,7 +311,7 @@ class _Run:
             checker.feed_bytes(scanned.line_no, scanned.data)
             questions = self.sink.questions
             while questions:
-                self.answers.question(checker, questions.pop(0))
+                self.answers.question(checker, *questions.pop(0))
 
     def _kill(self) -> None:
         self.timed_out = True
@@ -292,9 +346,40 @@ class _Run:
         assert returncode is not None
         return returncode
 
-    def report(self) -> ConformanceReport:
+    def report(self, returncode: int) -> ConformanceReport:
         lines = self.scanner.lines
+        terminal = self.checker.terminal
         report = self.checker.finish(lines)
+        status = _shell_status(returncode)
+        report.adapter = {"exit_status": status, "answers": self.answers.given}
+        end = max(lines, 1)
+        if self.expect_exit is not None and status != self.expect_exit:
+            report.diagnostics.append(
+                Diagnostic(
+                    "BS404",
+                    CODES["BS404"].severity,
+                    end,
+                    0,
+                    0,
+                    f"the adapter exited with status {status} ({exit_reason(returncode)}),"
+                    f" --expect-exit {self.expect_exit}",
+                )
+            )
+        if self.expect_kind is not None:
+            ended = None if terminal is None else str(terminal.signal.kind)
+            if ended != self.expect_kind:
+                where = terminal.line if terminal is not None else end
+                found = "no terminal signal" if ended is None else ended
+                report.diagnostics.append(
+                    Diagnostic(
+                        "BS405",
+                        CODES["BS405"].severity,
+                        where,
+                        0,
+                        0,
+                        f"the run ended with {found}, --expect-kind {self.expect_kind}",
+                    )
+                )
         if self.timed_out:
             code = "BS401"
             message = (
@@ -314,6 +399,16 @@ class _Run:
         return report
 
 
+def _quoted(text: str, limit: int = 60) -> str:
+    """An adapter's id in a message: JSON-quoted (one line), cut to ``limit`` code points."""
+    return json.dumps(text[:limit] + ("..." if len(text) > limit else ""), ensure_ascii=False)
+
+
+def _shell_status(returncode: int) -> int:
+    """Popen's returncode as a shell reports it: 128+N for a process ended by signal N."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
 def _run_name(command: list[str]) -> str:
     """The command line as a run id, valid UTF-8 even when an argument is not."""
     return shlex.join(_arguments.printable(arg) for arg in command)
@@ -329,19 +424,24 @@ def _transcript_spool(wanted: bool) -> Iterator[IO[bytes] | None]:
         yield spool
 
 
-def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, str]:
-    by_id: dict[str, str] = {}
+def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Each id's answers in order: an answered id may be asked again, as the protocol allows."""
+    by_id: dict[str, list[str]] = {}
     for question_id, text in pairs:
-        if question_id in by_id:
-            raise UsageError(f"--answer-id: two answers for question id {question_id!r}")
-        by_id[question_id] = text
+        by_id.setdefault(question_id, []).append(text)
     return by_id
 
 
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
     by_id = _answers_by_id(args.answer_id)
-    vocabulary_of(args)  # a bad --vocabulary fails here, before the adapter starts
+    vocabulary = vocabulary_of(args)  # a bad --vocabulary fails here, before the adapter starts
+    terminals = sorted(str(kind) for kind in vocabulary.terminal_kinds)
+    if args.expect_kind is not None and args.expect_kind not in terminals:
+        raise UsageError(
+            f"--expect-kind {args.expect_kind!r} is not a terminal kind of the vocabulary"
+            f" ({', '.join(terminals)})"
+        )
     name = _run_name(command) or command[0]
     transcript = args.transcript and args.format == "text"
     with output_for(args.format) as output, _transcript_spool(transcript) as spool:
@@ -352,7 +452,7 @@ def run(args: argparse.Namespace) -> int:
             adapter = _Run(group, args, _Answers(process.stdin, by_id, args.answer), sink)
             adapter.read_all(process.stdout.fileno())
             returncode = adapter.wait()
-        report = adapter.report()
+        report = adapter.report(returncode)
         output.done(name, report)
         sys.stdout.flush()
         if spool is not None:
@@ -367,8 +467,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         outcome = exit_reason(returncode)
     print(
-        f"conform: {outcome}, {adapter.answers.given} answer(s) given; "
-        + formats.summary_line([(name, report)]),
+        f"conform: {outcome}, {len(adapter.answers.given)} answer(s) given; "
+        + formats.summary_line([(name, report)], inputs=False),
         file=sys.stderr,
     )
     if group.interrupted is not None:

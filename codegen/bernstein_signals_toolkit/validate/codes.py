@@ -335,6 +335,32 @@ _CODES: tuple[Code, ...] = (
         " with this error: the run was cut short, so its verdict covers only the output"
         " read until then. conform exits 128+N for signal N. Run it again to completion.",
     ),
+    Code(
+        "BS403",
+        "question-unanswered",
+        Severity.ERROR,
+        "The adapter asked a QUESTION that conform's script had no answer for.",
+        "conform answers a QUESTION from `--answer-id ID=TEXT`, then `--answer TEXT` in"
+        " order; when none is left the question stays unanswered, stdin is closed, and the"
+        " adapter usually ends FAILED. Give the run an answer for every question it asks.",
+    ),
+    Code(
+        "BS404",
+        "unexpected-exit-status",
+        Severity.ERROR,
+        "The adapter's exit status is not the one `--expect-exit` asks for.",
+        "An adapter that dies at its first helper call, or ends FAILED after a crash, can"
+        " still print a well-formed stream: `--expect-exit N` makes its exit status part of"
+        " the verdict (128+N for a process ended by signal N).",
+    ),
+    Code(
+        "BS405",
+        "unexpected-terminal",
+        Severity.ERROR,
+        "The run did not end with the terminal kind `--expect-kind` asks for.",
+        "`--expect-kind COMPLETED` fails a run that ended FAILED, or with no terminal"
+        " signal at all: the kind of its first terminal signal is compared.",
+    ),
 )
 
 _CODES += (

@@ -105,11 +105,13 @@ def text(path: str, report: ConformanceReport, *, color: bool = False) -> Iterat
         yield from text_lines(path, diagnostic, color=color)
 
 
-def summary_line(reports: Reports) -> str:
+def summary_line(reports: Reports, *, inputs: bool = True) -> str:
+    """The counts; ``inputs=False`` for a run of a command, which is no file."""
     counts = {severity: sum(r.count(severity) for _, r in reports) for severity in Severity}
     signals = sum(r.signal_count for _, r in reports)
+    files = f"{len(reports)} file(s), " if inputs else ""
     return (
-        f"{len(reports)} file(s), {signals} signal(s): {counts[Severity.ERROR]} error(s),"
+        f"{files}{signals} signal(s): {counts[Severity.ERROR]} error(s),"
         f" {counts[Severity.WARNING]} warning(s), {counts[Severity.INFORMATION]} information"
     )
 

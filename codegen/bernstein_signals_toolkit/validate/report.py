@@ -77,6 +77,8 @@ class ConformanceReport:
     streamed_severities: Counter[Severity] = field(default_factory=Counter)
     kinds: tuple[str, ...] = field(default_factory=lambda: built_in().kinds)
     """The vocabulary's kinds: ``counts`` lists each."""
+    adapter: dict[str, Any] | None = None
+    """conform only: the adapter's ``exit_status`` and the ``answers`` it was given."""
 
     @property
     def counts(self) -> dict[str, int]:
@@ -108,6 +110,7 @@ class ConformanceReport:
             "counts": self.counts,
             "summary": {severity.value: self.count(severity) for severity in Severity},
             "missing_terminal_signal": list(self.missing_terminal_signal),
+            **({} if self.adapter is None else {"adapter": self.adapter}),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -352,6 +355,15 @@ class StreamChecker:
         if question_id in self._question_ids or self._track(line_no, width, self._question_ids):
             self._question_ids[question_id] = line_no
             self._unanswered.add(question_id)
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        """Live mode: a finding of the caller's about the line just fed (conform's BS403)."""
+        self._add(diagnostic)
+
+    @property
+    def terminal(self) -> SeenSignal | None:
+        """The run's first terminal signal so far."""
+        return self._terminal
 
     def answered(self, question_id: str | None) -> None:
         """Live mode: the question with this id has been answered; its id may be reused."""
