@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
 
 from bernstein_signals_toolkit.load import load_vocabulary
 from bernstein_signals_toolkit.roles import ROLES, role_field
@@ -87,10 +89,36 @@ _CASES = role_fields()
 def test_a_renamed_role_field_still_round_trips(
     tmp_path: Path, document: str, role: str, field: str
 ) -> None:
+    assert _renamed_round_trip(tmp_path, document, role, field, f"{field}_renamed")
+
+
+_NAMES = st.from_regex(r"\A[a-z][a-z0-9_]{0,10}\Z")
+
+
+@pytest.mark.timeout(900)
+@settings(max_examples=20, deadline=None)
+@given(case=st.sampled_from(_CASES), name=_NAMES)
+def test_any_new_name_round_trips_or_is_refused(
+    tmp_path_factory: pytest.TempPathFactory, case: tuple[str, str, str], name: str
+) -> None:
+    """Either the regenerated runtime works with the new name, or generate says why in a line."""
+    document, role, field = case
+    taken = {prop for _, _, prop in _CASES} | {"question", "options", "id", "path", "reason"}
+    assume(name not in taken)
+    worked = _renamed_round_trip(tmp_path_factory.mktemp("rename"), document, role, field, name)
+    event("round trip" if worked else "refused")
+
+
+def _renamed_round_trip(tmp_path: Path, document: str, role: str, field: str, new: str) -> bool:
+    """Rename ``field`` to ``new`` and drive the regenerated runtime; False if generate refused."""
     schema, grammar = copy_sources(tmp_path / "src")
-    renamed = f"{field}_renamed"
-    rename_field(schema, document, field, renamed)
+    rename_field(schema, document, field, new)
     result = generate(schema, grammar, tmp_path / "out")
+    if result.returncode == 2:
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert "Traceback" not in result.stderr
+        assert not (tmp_path / "out").exists()
+        return False
     assert result.returncode == 0, result.stderr
     constant = next(r.constant for r in ROLES if r.document == document and r.name == role)
     run = subprocess.run(
@@ -101,7 +129,7 @@ def test_a_renamed_role_field_still_round_trips(
             _ROUND_TRIP,
             str(tmp_path / "out" / "python"),
             constant,
-            renamed,
+            new,
             str(tmp_path / "work"),
         ],
         stdin=subprocess.DEVNULL,
@@ -113,8 +141,9 @@ def test_a_renamed_role_field_still_round_trips(
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout == "ok\n"
     if role in {"failure-reason", "vocabulary-version"}:
-        _check_wrap(schema, tmp_path, document, role, renamed)
+        _check_wrap(schema, tmp_path, document, role, new)
     _check_shell(schema, grammar, tmp_path)
+    return True
 
 
 _SHELL_ROUND_TRIP = r"""
