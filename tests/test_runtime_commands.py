@@ -450,7 +450,8 @@ def test_emit_prints_one_validated_line() -> None:
         result.stdout
         == b'BERNSTEIN:QUESTION {"id":"q-1","options":["yes","no"],"question":"Apply?"}\n'
     )
-    assert _cli("emit", "completed").stdout == b"BERNSTEIN:COMPLETED\n"
+    assert _cli("emit", "COMPLETED").stdout == b"BERNSTEIN:COMPLETED\n"
+    _one_line_error(_cli("emit", "completed"), 2, "KIND must be ALL-CAPS")  # as bernstein_emit
     steps = _cli("emit", "PLAN_READY", "path=.sdd/plans/a.md", "steps:=4", "note=a=b")
     assert (
         steps.stdout == b'BERNSTEIN:PLAN_READY {"note":"a=b","path":".sdd/plans/a.md","steps":4}\n'

@@ -4,6 +4,11 @@
 (``options:='["yes","no"]'``, ``steps:=4``). A payload that fails the kind's
 schema, or an argument that is not one of those forms, gives a one-line
 message on stderr, nothing on stdout and exit status 2.
+
+KIND and keys follow the shell's ``bernstein_emit``, so that one line is
+accepted or refused alike by both: KIND is the grammar's KIND token as
+written (``IDENTIFIER_KIND``, no case folding), a key is a schema property
+name (lower_snake_case, ``load``'s rule). A test runs both on the same inputs.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ import sys
 from typing import Any
 
 from ..errors import UsageError
+from ..load import _PROPERTY_NAME as PROPERTY_NAME
+from ..names import IDENTIFIER_KIND
 from ._arguments import text
 from ._inputs import add_vocabulary_argument, vocabulary_of
 
@@ -22,14 +29,17 @@ __all__ = ["configure", "run"]
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "kind", type=text, metavar="KIND", help="the signal kind (COMPLETED, QUESTION...)"
+        "kind",
+        type=text,
+        metavar="KIND",
+        help="the signal kind, ALL-CAPS as on the wire (COMPLETED, QUESTION...)",
     )
     parser.add_argument(
         "members",
         type=text,
         nargs="*",
         metavar="key=value | key:=JSON",
-        help="payload members: a string, or any JSON value after :=",
+        help="payload members: a string, or any JSON value after :=; keys are lower_snake_case",
     )
     add_vocabulary_argument(parser)
 
@@ -48,11 +58,22 @@ def _member(argument: str) -> tuple[str, Any]:
         parsed = value
     if not key:
         raise UsageError(f"{argument!r}: the key is empty")
+    if not PROPERTY_NAME.fullmatch(key):
+        raise UsageError(f"key {key!r} is not lower_snake_case ([a-z][a-z0-9_]*)")
     return key, parsed
 
 
 def run(args: argparse.Namespace) -> int:
     vocabulary = vocabulary_of(args)
+    if not IDENTIFIER_KIND.fullmatch(args.kind):
+        raise UsageError(
+            f"KIND must be ALL-CAPS ({IDENTIFIER_KIND.pattern}), not {args.kind!r}"
+            + (
+                f": did you mean {args.kind.upper()}?"
+                if vocabulary.knows(args.kind.upper())
+                else ""
+            )
+        )
     kind = vocabulary.kind(args.kind)
     payload: dict[str, Any] = {}
     for argument in args.members:
