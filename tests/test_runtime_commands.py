@@ -778,3 +778,69 @@ def test_conform_memory_does_not_grow_with_the_run(
     small = _conform_peak(small_count, options)
     big = _conform_peak(small_count * 10, options)
     assert big < small * 1.5, f"peak {small:,} B for {small_count:,} lines, {big:,} B for 10x"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"in_reply_to": "q", "answer": "x"}\n\n{"in_reply_to": null, "answer": "y"}\n',
+        '{"in_reply_to": "q", "answer": "x"}\n{"in_reply_to": "q", "answer": "y"}\n',
+        '{"q": ["x", "y"]}\n',
+        '{"q": "x"}',
+    ],
+)
+def test_conform_takes_answers_from_a_file(content: str, tmp_path: Path) -> None:
+    answers = tmp_path / "answers"
+    answers.write_text(content, encoding="utf-8")
+    result = _cli(
+        "conform", "--answers", str(answers), "--format", "json", "--", "sh", "-c", _TWICE
+    )
+    report = json.loads(result.stdout)["files"][0]
+    given = [(a["in_reply_to"], a["answer"]) for a in report["adapter"]["answers"]]
+    if content == '{"q": "x"}':  # one answer for two questions: the second is unanswered
+        assert result.returncode == 1
+        assert given == [("q", "x")]
+        assert _codes(report) == [("BS403", "error")]
+    else:
+        assert result.returncode == 0, report["diagnostics"]
+        assert given == [("q", "x"), ("q", "y")]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json\n", ":1: not a reply line"),
+        ('{"in_reply_to": "q", "answer": "x"}\n{"answer": 3}\n', ":2: not a reply line"),
+        ('{"q": 3}', 'id "q" needs an answer string'),
+        ('{"q": []}', 'id "q" needs an answer string'),
+        (b"\xff".decode("latin-1"), "not UTF-8 at byte 0"),
+    ],
+)
+def test_conform_refuses_a_bad_answers_file(content: str, message: str, tmp_path: Path) -> None:
+    answers = tmp_path / "answers"
+    answers.write_bytes(
+        content.encode("latin-1") if message.startswith("not UTF-8") else content.encode()
+    )
+    _one_line_error(_cli("conform", "--answers", str(answers), "--", "true"), 2, message)
+    _one_line_error(
+        _cli("conform", "--answers", str(tmp_path / "none"), "--", "true"), 2, "--answers"
+    )
+
+
+def test_conform_writes_sarif_and_github_annotations_as_validate_does() -> None:
+    sarif = _cli("conform", "--format", "sarif", "--", "sh", "-c", _TWICE)
+    assert sarif.returncode == 1
+    document = json.loads(sarif.stdout)
+    assert document["version"] == "2.1.0"
+    rules = [result["ruleId"] for result in document["runs"][0]["results"]]
+    assert sorted(rules) == ["BS305", "BS403", "BS403"]
+    github = _cli("conform", "--format", "github", "--", "sh", "-c", _TWICE)
+    assert github.returncode == 1
+    lines = github.stdout.decode().splitlines()
+    assert (
+        sum(
+            line.startswith("::error ") and "title=BS403 question-unanswered" in line
+            for line in lines
+        )
+        == 2
+    )

@@ -45,7 +45,15 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import IO
 
-from bernstein_signals import QuestionIdInUse, QuestionTracker, SignalKind, StreamSignal
+from bernstein_signals import (
+    REPLY_ANSWER,
+    REPLY_IN_REPLY_TO,
+    QuestionIdInUse,
+    QuestionTracker,
+    SignalKind,
+    StreamSignal,
+    parse_reply,
+)
 from bernstein_signals.scanning import LineScanner, ScannedLine
 
 from ..errors import UsageError
@@ -127,6 +135,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="answer the next question that --answer-id does not cover (repeatable, in order)",
     )
     parser.add_argument(
+        "--answers",
+        metavar="FILE",
+        help="more answers from a file: JSON lines of replies"
+        ' ({"in_reply_to": ID or null, "answer": TEXT}, as an orchestrator writes them),'
+        " or one JSON object mapping each id to its answer (or to a list of answers);"
+        " they come after --answer-id and --answer",
+    )
+    parser.add_argument(
         "--timeout",
         type=_timeout,
         default=DEFAULT_TIMEOUT,
@@ -135,10 +151,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=("text", "json"),
+        choices=formats.FORMATS,
         default="text",
-        help="the report on stdout: text (as validate prints it) or json (validate's"
-        " schema, plus the adapter's exit status and the answers given)",
+        help="the report on stdout, as validate writes it: text (default), json (plus the"
+        " adapter's exit status and the answers given), sarif (2.1.0) or github (workflow"
+        " commands); the location is the command line, lines are stdout line numbers",
     )
     parser.add_argument(
         "--expect-exit",
@@ -432,9 +449,74 @@ def _answers_by_id(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
     return by_id
 
 
+MAX_ANSWERS_BYTES = 1 << 20
+"""The most an ``--answers`` file may hold: answers are read whole, before the adapter starts."""
+
+
+def _json_object(text: str) -> dict[str, object] | None:
+    """``text`` as one JSON object, else None (JSON lines of replies, say)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _answers_file(path: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """The (id, answer) pairs and the in-order answers of an ``--answers`` file."""
+    name = _arguments.printable(path)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_ANSWERS_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"--answers {name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_ANSWERS_BYTES:
+        raise UsageError(f"--answers {name}: larger than {MAX_ANSWERS_BYTES} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"--answers {name}: not UTF-8 at byte {exc.start}") from None
+    whole = _json_object(text)
+    if whole is not None and REPLY_ANSWER not in whole:  # a mapping from id to answer(s)
+        pairs: list[tuple[str, str]] = []
+        for question_id, answers in whole.items():
+            texts = answers if isinstance(answers, list) else [answers]
+            strings = [t for t in texts if isinstance(t, str)]
+            if not question_id or not texts or len(strings) != len(texts):
+                raise UsageError(
+                    f"--answers {name}: id {_quoted(question_id)} needs an answer string"
+                    " or a non-empty list of them"
+                )
+            pairs += [(question_id, t) for t in strings]
+        return pairs, []
+    pairs, in_order = [], []  # JSON lines of replies
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        reply = parse_reply(line)
+        if reply is None:
+            raise UsageError(
+                f"--answers {name}:{number}: not a reply line"
+                ' ({"in_reply_to": ID or null, "answer": TEXT})'
+            )
+        reply_to = reply[REPLY_IN_REPLY_TO]
+        answer = reply[REPLY_ANSWER]
+        if reply_to is None:
+            in_order.append(answer)
+        else:
+            pairs.append((reply_to, answer))
+    return pairs, in_order
+
+
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
-    by_id = _answers_by_id(args.answer_id)
+    in_order = list(args.answer)
+    pairs = list(args.answer_id)
+    if args.answers is not None:
+        more_pairs, more_in_order = _answers_file(args.answers)
+        pairs += more_pairs
+        in_order += more_in_order
+    by_id = _answers_by_id(pairs)
     vocabulary = vocabulary_of(args)  # a bad --vocabulary fails here, before the adapter starts
     terminals = sorted(str(kind) for kind in vocabulary.terminal_kinds)
     if args.expect_kind is not None and args.expect_kind not in terminals:
@@ -449,7 +531,7 @@ def run(args: argparse.Namespace) -> int:
         group = ProcessGroup(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
         with group as process:
             assert process.stdout is not None
-            adapter = _Run(group, args, _Answers(process.stdin, by_id, args.answer), sink)
+            adapter = _Run(group, args, _Answers(process.stdin, by_id, in_order), sink)
             adapter.read_all(process.stdout.fileno())
             returncode = adapter.wait()
         report = adapter.report(returncode)
