@@ -78,7 +78,7 @@ def test_validate_hook(tmp_path: Path, pre_commit_home: Path) -> None:
 
     failing = _try(repo, "bernstein-signals-validate", pre_commit_home)
     assert failing.returncode == 0, failing.stdout + failing.stderr  # a warning does not fail
-    assert "BS204" in failing.stdout
+    assert "BS216" in failing.stdout
     assert "notes.txt" not in failing.stdout
 
     (repo / "run.log").write_text('BERNSTEIN:QUESTION {"question":""}\nBERNSTEIN:COMPLETED\n')
