@@ -18,7 +18,7 @@ from unittest import mock
 import jsonschema
 import pytest
 
-from bernstein_signals import completed, failed, parse_signal, read_plan
+from bernstein_signals import VOCABULARY_VERSION, completed, failed, parse_signal, read_plan
 from bernstein_signals_toolkit.cli import main
 from bernstein_signals_toolkit.commands.parse import RECORD_SCHEMA
 from bernstein_signals_toolkit.validate import report as report_module
@@ -844,3 +844,32 @@ def test_conform_writes_sarif_and_github_annotations_as_validate_does() -> None:
         )
         == 2
     )
+
+
+def _bumped(version: str, part: int) -> str:
+    numbers = [int(n) for n in version.split("+", maxsplit=1)[0].split("-", maxsplit=1)[0].split(".")]
+    numbers[part] += 1
+    return ".".join(str(n) for n in (numbers[: part + 1] + [0] * (2 - part)))
+
+
+@pytest.mark.parametrize(
+    ("stamped", "codes"),
+    [
+        (VOCABULARY_VERSION, []),
+        (_bumped(VOCABULARY_VERSION, 0), [("BS406", "error")]),
+        (_bumped(VOCABULARY_VERSION, 1), [("BS407", "information")]),
+        (_bumped(VOCABULARY_VERSION, 2), []),
+        (None, []),  # a producer older than the field, or one that left it out
+    ],
+)
+def test_conform_compares_the_vocabulary_the_terminal_names(
+    stamped: str | None, codes: list[tuple[str, str]]
+) -> None:
+    for end in (completed(vocabulary=stamped), failed(reason="r", vocabulary=stamped)):
+        result = _cli("conform", "--format", "json", "--", "printf", "%s\\n", end)
+        report = json.loads(result.stdout)["files"][0]
+        assert _codes(report) == codes
+        assert result.returncode == (1 if codes and codes[0][1] == "error" else 0)
+        if codes:
+            assert stamped in report["diagnostics"][0]["message"]
+            assert VOCABULARY_VERSION in report["diagnostics"][0]["message"]

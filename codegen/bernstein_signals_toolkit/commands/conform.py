@@ -57,6 +57,7 @@ from bernstein_signals import (
 from bernstein_signals.scanning import LineScanner, ScannedLine
 
 from ..errors import UsageError
+from ..roles import VERSION_ROLE, role_field
 from ..validate import formats
 from ..validate.codes import CODES
 from ..validate.diagnostics import Diagnostic
@@ -304,6 +305,7 @@ class _Run:
         self.group = group
         self.sink = sink
         vocabulary = vocabulary_of(args)
+        self.vocabulary = vocabulary
         self.checker = StreamChecker(
             run_id=_run_name(command_of(args)),
             live=True,
@@ -363,6 +365,31 @@ class _Run:
         assert returncode is not None
         return returncode
 
+    def _version_check(self, terminal: SeenSignal) -> list[Diagnostic]:
+        """BS406/BS407: the vocabulary version the terminal names against conform's."""
+        kind = str(terminal.signal.kind)
+        field = role_field(self.vocabulary.model(), kind, VERSION_ROLE)
+        stamped = terminal.signal.payload.get(field) if field is not None else None
+        theirs, ours = _major_minor(stamped), _major_minor(self.vocabulary.version)
+        if theirs is None or ours is None:
+            return []
+        if theirs[0] != ours[0]:
+            code = "BS406"
+            message = (
+                f"{kind} names vocabulary {stamped}, conform runs with"
+                f" {self.vocabulary.version}: the major versions differ"
+            )
+        elif theirs[1] > ours[1]:
+            code = "BS407"
+            message = (
+                f"{kind} names vocabulary {stamped}, newer than conform's"
+                f" {self.vocabulary.version}: additions since are not checked"
+            )
+        else:
+            return []
+        width = len(terminal.signal.raw_line)
+        return [Diagnostic(code, CODES[code].severity, terminal.line, 0, width, message)]
+
     def report(self, returncode: int) -> ConformanceReport:
         lines = self.scanner.lines
         terminal = self.checker.terminal
@@ -397,6 +424,8 @@ class _Run:
                         f"the run ended with {found}, --expect-kind {self.expect_kind}",
                     )
                 )
+        if terminal is not None:
+            report.diagnostics += self._version_check(terminal)
         if self.timed_out:
             code = "BS401"
             message = (
@@ -419,6 +448,16 @@ class _Run:
 def _quoted(text: str, limit: int = 60) -> str:
     """An adapter's id in a message: JSON-quoted (one line), cut to ``limit`` code points."""
     return json.dumps(text[:limit] + ("..." if len(text) > limit else ""), ensure_ascii=False)
+
+
+def _major_minor(version: object) -> tuple[int, int] | None:
+    """A semver's major and minor, None for anything else."""
+    if not isinstance(version, str):
+        return None
+    parts = version.split("+", 1)[0].split("-", 1)[0].split(".")
+    if len(parts) != 3 or not all(part.isascii() and part.isdigit() for part in parts):
+        return None
+    return int(parts[0]), int(parts[1])
 
 
 def _shell_status(returncode: int) -> int:

@@ -361,6 +361,25 @@ _CODES: tuple[Code, ...] = (
         "`--expect-kind COMPLETED` fails a run that ended FAILED, or with no terminal"
         " signal at all: the kind of its first terminal signal is compared.",
     ),
+    Code(
+        "BS406",
+        "vocabulary-major-mismatch",
+        Severity.ERROR,
+        "The run's terminal names a vocabulary whose major version differs from conform's.",
+        "COMPLETED and FAILED carry the vocabulary version the adapter was built against"
+        " (the field with role vocabulary-version). A different major version means"
+        " breaking changes between the two: regenerate the adapter's binding or helpers,"
+        " or run conform with `--vocabulary` set to the adapter's vocabulary.",
+    ),
+    Code(
+        "BS407",
+        "vocabulary-newer-minor",
+        Severity.INFORMATION,
+        "The run's terminal names a newer minor version of conform's vocabulary.",
+        "The adapter was built against a vocabulary with additions conform does not know"
+        " (new kinds or fields, compatible by the version rules); update the toolkit to"
+        " check them too.",
+    ),
 )
 
 _CODES += (
