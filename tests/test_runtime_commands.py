@@ -847,7 +847,8 @@ def test_conform_writes_sarif_and_github_annotations_as_validate_does() -> None:
 
 
 def _bumped(version: str, part: int) -> str:
-    numbers = [int(n) for n in version.split("+", maxsplit=1)[0].split("-", maxsplit=1)[0].split(".")]
+    core = version.split("+", maxsplit=1)[0].split("-", maxsplit=1)[0]
+    numbers = [int(n) for n in core.split(".")]
     numbers[part] += 1
     return ".".join(str(n) for n in (numbers[: part + 1] + [0] * (2 - part)))
 
