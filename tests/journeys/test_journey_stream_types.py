@@ -166,3 +166,15 @@ def test_bytes_and_str_forms_of_the_same_output_give_the_same_signals(
     if not lenient:
         assert [record.signal for record in binary] == from_bytes
         assert bs.has_terminal_signal(binary) == bs.has_terminal_signal(byte_lines)
+
+
+@given(_lines, st.integers(1, 7))
+def test_signal_scanner_takes_text_chunks_as_their_utf8(
+    pairs: list[tuple[bytes, bytes]], step: int
+) -> None:
+    data = b"".join(line + end for line, end in pairs)
+    text = data.decode("utf-8", "surrogateescape")
+    binary, textual = bs.SignalScanner(), bs.SignalScanner()
+    expected = [r for i in range(0, len(data), step) for r in binary.feed(data[i : i + step])]
+    found = [r for i in range(0, len(text), step) for r in textual.feed(text[i : i + step])]
+    assert found + textual.close() == expected + binary.close()

@@ -81,8 +81,10 @@ class SignalScanner:
         """Lines seen so far (a final line without "\\n" counts once closed)."""
         return self._lines.lines
 
-    def feed(self, chunk: bytes) -> list[SignalRecord]:
-        found = self._lines.feed(chunk)
+    def feed(self, chunk: bytes | str) -> list[SignalRecord]:
+        """The records ``chunk`` completes; a str chunk (from a text stream) is read as its
+        UTF-8 bytes, as :func:`read_signals` reads a text stream."""
+        found = self._lines.feed(chunk if type(chunk) is bytes else _chunk_bytes(chunk))
         return self._records(found) if found else []
 
     def close(self) -> list[SignalRecord]:
