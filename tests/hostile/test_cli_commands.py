@@ -416,29 +416,75 @@ def _drive_wrap(stream: bytes, end: str) -> None:
         assert outcome.stdout[len(stream) :].count(b"BERNSTEIN:") <= 1
 
 
+def _reply_line(answer: str, question_id: str | None) -> str:
+    """A reply line as an orchestrator writes it (lone surrogates escaped, as json.dumps does)."""
+    return json.dumps({"in_reply_to": question_id, "answer": answer})
+
+
 @_PROCESS_EXAMPLES
 @given(
     stream=STREAMS,
     answers=st.lists(st.tuples(st.sampled_from(["--answer", "--answer-id"]), TEXTS), max_size=3),
     timeout=st.sampled_from(["5", "0", "-1", "nan", "inf", "1e999", "x"]),
-    format=st.sampled_from(["text", "json"]),
+    format=st.sampled_from(["text", "json", "sarif", "github"]),
+    answers_file=st.one_of(
+        st.none(),
+        st.binary(max_size=200),
+        st.lists(
+            st.one_of(TEXTS, st.builds(_reply_line, TEXTS, st.one_of(st.none(), TEXTS))), max_size=4
+        ).map(lambda lines: "\n".join(lines).encode("utf-8", "surrogatepass")),
+        st.dictionaries(
+            TEXTS, st.one_of(TEXTS, st.lists(TEXTS, max_size=2), st.integers()), max_size=3
+        ).map(lambda mapping: json.dumps(mapping).encode()),
+    ),
+    expect=st.lists(
+        st.tuples(
+            st.sampled_from(["--expect-exit", "--expect-kind"]),
+            st.sampled_from(["0", "1", "256", "COMPLETED", "FAILED", "QUESTION"]),
+        ),
+        max_size=2,
+    ),
 )
-@example(stream=_QUESTION_AT_EOF, answers=[("--answer", "\udcff")], timeout="5", format="text")
-@example(stream=_QUESTION_AT_EOF, answers=[("--answer", "x" * 100_000)], timeout="5", format="json")
+@example(
+    stream=_QUESTION_AT_EOF,
+    answers=[("--answer", "\udcff")],
+    timeout="5",
+    format="text",
+    answers_file=None,
+    expect=[],
+)
+@example(
+    stream=_QUESTION_AT_EOF,
+    answers=[("--answer", "x" * 100_000)],
+    timeout="5",
+    format="json",
+    answers_file=None,
+    expect=[],
+)
 def _drive_conform(
-    stream: bytes, answers: list[tuple[str, str]], timeout: str, format: str
+    *,
+    stream: bytes,
+    answers: list[tuple[str, str]],
+    timeout: str,
+    format: str,
+    answers_file: bytes | None,
+    expect: list[tuple[str, str]],
 ) -> None:
     with _scratch() as folder:
         log = _file(folder, b"out.log", stream)
-        options: list[str] = ["--timeout", timeout, "--format", format]
-        for option, value in answers:
+        options: list[str | bytes] = ["--timeout", timeout, "--format", format]
+        for option, value in [*answers, *expect]:
             options += [option, value]
+        if answers_file is not None:
+            options += ["--answers", _file(folder, b"answers", answers_file)]
         command: list[str | bytes] = [sys.executable, "-c", _ADAPTER, log]
         outcome = _process(["conform", *options, "--", *command], cwd=folder)
     _check(outcome)
     if outcome.status in (0, 1):
-        if format == "json":
+        if format in ("json", "sarif"):
             json.loads(outcome.stdout.decode("utf-8"))
+        elif format == "github":
+            assert all(line.startswith(b"::") for line in outcome.stdout.splitlines())
         [summary] = outcome.stderr.decode().splitlines()
         assert summary.startswith("conform: ")
 
