@@ -1,15 +1,14 @@
 """Issue 16 item 6: the drop-in for ``bernstein.core.protocols.stream_signals``.
 
-The reference behaviour is re-expressed from the seed
-(/work/shared/seed/stream-signal-protocol.txt) as a small oracle: a line is
+The reference behaviour is re-expressed from the protocol's seed text as a
+small oracle: a line is
 stripped, must start with the prefix, then a whitespace-separated known kind
 and an optional JSON object; anything else is plain output. The compat
 module must agree with it on every line whose JSON both accept, and keep the
 binding's strict JSON where they differ (documented in its docstring).
 
-The module is generated as ``bernstein_signals._compat`` until the emitter
-stops re-exporting a module named ``compat`` from the package (its names
-would collide with the binding's own).
+The package does not re-export it (``emitters.python.STANDALONE_MODULES``):
+its names mirror the binding's own.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bernstein_signals as bs
-from bernstein_signals import _compat as compat
+from bernstein_signals import compat
 
 _KINDS = [kind.value for kind in bs.SignalKind]
 

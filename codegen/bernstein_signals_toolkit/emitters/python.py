@@ -27,7 +27,14 @@ from ._python_constructors import body_names, constructors_module
 from ._python_validators import validators_module
 from ._templates import template_names, template_text
 
-__all__ = ["BINDING_DISTRIBUTION", "BUILD_BACKEND", "PACKAGE", "PYPROJECT", "emit"]
+__all__ = [
+    "BINDING_DISTRIBUTION",
+    "BUILD_BACKEND",
+    "PACKAGE",
+    "PYPROJECT",
+    "STANDALONE_MODULES",
+    "emit",
+]
 
 PACKAGE = "python/bernstein_signals"
 PYPROJECT = "python/pyproject.toml"
@@ -174,8 +181,14 @@ def _exported(text: str) -> list[str]:
     raise ToolkitError("a generated or template module has no literal __all__ list of strings")
 
 
+STANDALONE_MODULES = frozenset({"compat"})
+"""Public modules the package does not re-export: imported by their own name, their
+names mirror the binding's (``compat`` is a drop-in for Bernstein's own module)."""
+
+
 def _init_module(vocabulary: Vocabulary, modules: dict[str, str]) -> str:
-    """Re-export every public module's ``__all__``; private modules (``_x``) stay internal.
+    """Re-export every public module's ``__all__``; private modules (``_x``) stay internal,
+    and :data:`STANDALONE_MODULES` are imported by name.
 
     ``payloads`` comes from datamodel-code-generator, which writes no ``__all__``.
     """
@@ -184,7 +197,7 @@ def _init_module(vocabulary: Vocabulary, modules: dict[str, str]) -> str:
     names = {
         module: sorted(payloads if module == "payloads" else _exported(text), key=_isort_key)
         for module, text in sorted(modules.items())
-        if not module.startswith("_")
+        if not module.startswith("_") and module not in STANDALONE_MODULES
     }
     exported = sorted((name for group in names.values() for name in group), key=_isort_key)
     lines = [
