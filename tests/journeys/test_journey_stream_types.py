@@ -1,6 +1,6 @@
 """Issue 16 items 3-4: an orchestrator reads a process's output with whatever it has at hand.
 
-One rule: every line API (parse_signal, iter_signals, has_terminal_signal,
+One rule: every line API (parse_signal, iter_signals, parse_reply, has_terminal_signal,
 check_terminal_signal) takes str and bytes lines, bytes read as UTF-8 and a
 line that is not UTF-8 plain output, as the stream readers have it; the
 stream readers take binary and text files. A value that is no line is plain
@@ -178,3 +178,24 @@ def test_signal_scanner_takes_text_chunks_as_their_utf8(
     expected = [r for i in range(0, len(data), step) for r in binary.feed(data[i : i + step])]
     found = [r for i in range(0, len(text), step) for r in textual.feed(text[i : i + step])]
     assert found + textual.close() == expected + binary.close()
+
+
+_replyish = st.sampled_from(
+    [
+        '{"answer":"yes","in_reply_to":"q-1"}',
+        '{"answer":"é","in_reply_to":null}',
+        '{"answer":1,"in_reply_to":null}',
+        "not a reply",
+    ]
+).map(str.encode)
+
+
+@given(st.one_of(_replyish, st.binary(max_size=20)), st.sampled_from([b"", b"\n", b"\r\n"]))
+def test_parse_reply_reads_bytes_as_their_utf8(line: bytes, end: bytes) -> None:
+    """An adapter reading its stdin in binary gets the same reply as one reading text."""
+    try:
+        expected = bs.parse_reply((line + end).decode("utf-8"))
+    except UnicodeDecodeError:
+        expected = None
+    assert bs.parse_reply(line + end) == expected
+    assert bs.parse_reply(bytearray(line + end)) == expected

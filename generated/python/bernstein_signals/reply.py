@@ -7,6 +7,7 @@ from typing import Any
 from ._strict_json import dump_canonical, load_object
 from .errors import SignalPayloadError
 from .fields import REPLY_ANSWER, REPLY_IN_REPLY_TO
+from .parsing import _as_text
 from .payloads import Reply
 from .validators import validate_reply
 
@@ -27,16 +28,17 @@ def format_reply(answer: str, in_reply_to: str | None = None) -> str:
 
 
 def parse_reply(line: object) -> Reply | None:
-    """The reply on ``line``, or None unless it is one JSON object that fits the reply schema.
+    """The reply on ``line`` (str, or bytes read as UTF-8, as every line API takes),
+    or None unless it is one JSON object that fits the reply schema.
 
     One trailing "\\n" or "\\r\\n" is tolerated; never raises.
     """
-    if not isinstance(line, str):
+    text = _as_text(line)
+    if text is None:
         return None
-    line = str.__str__(line)
-    if line.endswith("\n"):
-        line = line[:-2] if line.endswith("\r\n") else line[:-1]
-    value = load_object(line)
+    if text.endswith("\n"):
+        text = text[:-2] if text.endswith("\r\n") else text[:-1]
+    value = load_object(text)
     if value is None or validate_reply(value):
         return None
     reply: Reply = value  # type: ignore[assignment]
