@@ -155,7 +155,7 @@ def _sarif_rule(index: int) -> dict[str, Any]:
 
 
 def sarif_document(diff: Diff) -> dict[str, Any]:
-    from ..validate.formats import INFORMATION_URI, SARIF_SCHEMA, file_uri
+    from ..validate.formats import file_uri, sarif_log
 
     results = [
         {
@@ -185,29 +185,15 @@ def sarif_document(diff: Diff) -> dict[str, Any]:
         "level": "note" if diff.passed else "error",
         "message": {"text": diff.verdict.sentence()},
     }
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "bernstein-signals",
-                        "version": __version__,
-                        "informationUri": INFORMATION_URI,
-                        "rules": [_sarif_rule(index) for index in range(len(RULES))],
-                    }
-                },
-                "invocations": [
-                    {
-                        "executionSuccessful": True,
-                        "toolExecutionNotifications": [notification],
-                    }
-                ],
-                "results": results,
-            }
-        ],
-    }
+    return sarif_log(
+        [_sarif_rule(index) for index in range(len(RULES))],
+        {
+            "invocations": [
+                {"executionSuccessful": True, "toolExecutionNotifications": [notification]}
+            ],
+            "results": results,
+        },
+    )
 
 
 def _sarif(diff: Diff) -> Iterator[str]:

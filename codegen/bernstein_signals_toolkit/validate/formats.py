@@ -27,6 +27,7 @@ __all__ = [
     "github_line",
     "json_document",
     "sarif_document",
+    "sarif_log",
     "sarif_result",
     "text",
     "text_lines",
@@ -196,34 +197,37 @@ def sarif_result(path: str, diagnostic: Diagnostic) -> dict[str, Any]:
     return result
 
 
-def sarif_document(reports: Reports, *, results: bool = True) -> dict[str, Any]:
-    """The SARIF 2.1.0 log; ``results=False`` leaves the results out (they are streamed)."""
-    codes = sorted(CODES)
+def sarif_log(rules: list[dict[str, Any]], run: dict[str, Any]) -> dict[str, Any]:
+    """A SARIF 2.1.0 log of one run of this tool: ``run`` adds results and the rest to it."""
+    driver = {
+        "name": "bernstein-signals",
+        "version": __version__,
+        "informationUri": INFORMATION_URI,
+        "rules": rules,
+    }
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "bernstein-signals",
-                        "version": __version__,
-                        "informationUri": INFORMATION_URI,
-                        "rules": [_rule(code) for code in codes],
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "artifacts": [{"location": {"uri": file_uri(path)}} for path, _ in reports],
-                "results": [
-                    sarif_result(path, diagnostic)
-                    for path, report in reports
-                    for diagnostic in report.diagnostics
-                ]
-                if results
-                else [],
-            }
-        ],
+        "runs": [{"tool": {"driver": driver}, **run}],
     }
+
+
+def sarif_document(reports: Reports, *, results: bool = True) -> dict[str, Any]:
+    """The SARIF 2.1.0 log; ``results=False`` leaves the results out (they are streamed)."""
+    return sarif_log(
+        [_rule(code) for code in sorted(CODES)],
+        {
+            "columnKind": "unicodeCodePoints",
+            "artifacts": [{"location": {"uri": file_uri(path)}} for path, _ in reports],
+            "results": [
+                sarif_result(path, diagnostic)
+                for path, report in reports
+                for diagnostic in report.diagnostics
+            ]
+            if results
+            else [],
+        },
+    )
 
 
 # ---------------------------------------------------------------------------
