@@ -46,9 +46,9 @@ from ._native_support import (
     NativeJsonParser,
     _amount,
     _count,
+    _first_question,
     _json_object,
     _message,
-    _options,
     _Pending,
     _strip_line,
     _text,
@@ -79,20 +79,6 @@ _USAGE_NAMES: Final = {
 }
 _SUMMARY_KEYS: Final = ("command", "file_path", "path", "url", "pattern", "query")
 """Tool input fields that say what a permission prompt is about, in order of preference."""
-
-
-def _first_question(tool_input: object) -> tuple[str, list[str] | None] | None:
-    """The text and option labels of an AskUserQuestion input's first question."""
-    questions = tool_input.get("questions") if isinstance(tool_input, dict) else None
-    first = questions[0] if isinstance(questions, list) and questions else None
-    if not isinstance(first, dict):
-        return None
-    question = _text(first.get("question")) or _text(first.get("header"))
-    if question is None:
-        return None
-    listed = first.get("options")
-    labels = listed if isinstance(listed, list) else []
-    return question, _options(o.get("label") if isinstance(o, dict) else o for o in labels)
 
 
 def _failure_cause(result: dict[str, Any], error_code: str | None) -> str | None:

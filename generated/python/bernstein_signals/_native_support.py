@@ -135,6 +135,30 @@ def _options(labels: Iterable[object]) -> list[str] | None:
     return list(seen) or None
 
 
+class _Asked(NamedTuple):
+    """The question a QUESTION carries, read from a CLI's list of questions."""
+
+    text: str
+    options: list[str] | None
+    entry: dict[str, Any]
+    """The question's own object (Codex gives it an id)."""
+
+
+def _first_question(container: object) -> _Asked | None:
+    """The first of ``container["questions"]``: both CLIs ask a list, one QUESTION carries the first."""
+    questions = container.get("questions") if isinstance(container, dict) else None
+    first = questions[0] if isinstance(questions, list) and questions else None
+    if not isinstance(first, dict):
+        return None
+    question = _text(first.get("question")) or _text(first.get("header"))
+    if question is None:
+        return None
+    listed = first.get("options")
+    labels = listed if isinstance(listed, list) else []
+    options = _options(o.get("label") if isinstance(o, dict) else o for o in labels)
+    return _Asked(question, options, first)
+
+
 class _Pending(OrderedDict[str, Any]):
     """Unanswered native questions by id, at most :data:`_MAX_PENDING` (the oldest go)."""
 

@@ -29,8 +29,8 @@ from ._native_support import (
     _TURNS,
     _USAGE,
     NativeJsonParser,
+    _first_question,
     _message,
-    _options,
     _text,
     _usage,
 )
@@ -93,21 +93,13 @@ class CodexJsonParser(NativeJsonParser):
         return None
 
     def _request_user_input(self, event: dict[str, Any], line: str) -> StreamSignal | None:
-        questions = event.get("questions")
-        first = questions[0] if isinstance(questions, list) and questions else None
-        if not isinstance(first, dict):
+        asked = _first_question(event)
+        if asked is None:
             return None
-        question = _text(first.get("question")) or _text(first.get("header"))
-        if question is None:
-            return None
-        labels = first.get("options")
-        listed = labels if isinstance(labels, list) else []
         payload: dict[str, Any] = {
-            QUESTION_TEXT: question,
-            QUESTION_OPTIONS: _options(
-                o.get("label") if isinstance(o, dict) else o for o in listed
-            ),
-            QUESTION_ID: _text(event.get("call_id")) or _text(first.get("id")),
+            QUESTION_TEXT: asked.text,
+            QUESTION_OPTIONS: asked.options,
+            QUESTION_ID: _text(event.get("call_id")) or _text(asked.entry.get("id")),
         }
         return StreamSignal(
             SignalKind.QUESTION, {k: v for k, v in payload.items() if v is not None}, line
