@@ -65,8 +65,12 @@ def test_validate(fork: Path, tmp_path: Path) -> None:
 
 
 def test_emit(fork: Path) -> None:
-    result = _run("emit", "--vocabulary", str(fork), "progress", "percent:=40")
+    result = _run("emit", "--vocabulary", str(fork), "PROGRESS", "percent:=40")
     assert (result.returncode, result.stdout, result.stderr) == (0, GOOD + "\n", "")
+    # KIND is written as the grammar has it; the suggestion comes from the fork's kinds
+    result = _run("emit", "--vocabulary", str(fork), "progress", "percent:=40")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert "did you mean PROGRESS?" in result.stderr
     result = _run("emit", "--vocabulary", str(fork), "PROGRESS", "percent:=140")
     assert result.returncode == 2
     assert result.stdout == ""
