@@ -24,6 +24,8 @@ NATIVE_NAMES: dict[str, frozenset[str]] = {
     # tool_use blocks, Codex's request_user_input): their protocol, not ours.
     "_native_claude.py": frozenset({"question", "options", "id", "path"}),
     "_native_codex.py": frozenset({"question", "options", "id"}),
+    # _first_question reads both CLIs' lists of questions
+    "_native_support.py": frozenset({"question", "options"}),
 }
 """Per template, names it may spell because they belong to another protocol."""
 
