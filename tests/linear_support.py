@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 __all__ = [
     "FACTOR",
+    "FALLBACK_LIMIT",
     "LIMIT",
     "assert_linear",
     "assert_linear_or_as_baseline",
@@ -28,6 +29,10 @@ FACTOR = 10
 """How much larger the big input is than the small one."""
 LIMIT = 20.0
 """The largest time ratio accepted for FACTOR times the input."""
+FALLBACK_LIMIT = 25.0
+"""The same for inputs that build hundreds of thousands of objects, measured against a
+baseline: past the core's cache they grow 21-22x on an idle CI machine (the baseline
+13-18x) although linear; a quadratic check grows ~100x, still four times over."""
 
 
 def _best(run: Callable[[], object], repeats: int) -> float:
@@ -123,7 +128,7 @@ def assert_linear_or_as_baseline(
     what: str,
     repeats: int = 3,
 ) -> None:
-    """:func:`assert_linear`, or else growth no faster than 1.5x the baseline's own growth.
+    """:func:`assert_linear`, or growth within FALLBACK_LIMIT or 1.5x the baseline's growth.
 
     For inputs whose unavoidable part (``json.loads`` building hundreds of
     thousands of objects, fresh pages for a 10 MiB string) itself grows near
@@ -137,5 +142,5 @@ def assert_linear_or_as_baseline(
         # check's smallest are the fair pair (a quadratic check is still ~5x over).
         base_ratio = max(growth_ratio(baseline, size, repeats=repeats) for _ in range(2))
         ratio = min(growth_ratio(make, size, repeats=repeats) for _ in range(2))
-        bound = max(LIMIT, 1.5 * base_ratio)
+        bound = max(FALLBACK_LIMIT, 1.5 * base_ratio)
         assert ratio <= bound, f"{what}: {ratio:.1f}x while the baseline grows {base_ratio:.1f}x"
