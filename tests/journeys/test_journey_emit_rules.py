@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -58,7 +57,6 @@ def _cli(kind: str, members: list[str], capsys: pytest.CaptureFixture[str]) -> t
     return status, capsys.readouterr().out
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is a test dependency (make test)")
 @pytest.mark.timeout(120)
 def test_cli_emit_and_bernstein_emit_agree(capsys: pytest.CaptureFixture[str]) -> None:
     cases = [
