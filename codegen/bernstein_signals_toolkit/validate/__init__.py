@@ -7,7 +7,7 @@ stable codes (:mod:`.codes`), located diagnostics and several output formats.
 from __future__ import annotations
 
 from .codes import CODES, Code, Severity
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, build_diagnostic
 from .lines import LineChecker
 from .report import ConformanceReport, SeenSignal, StreamChecker, conformance_report
 
@@ -20,5 +20,6 @@ __all__ = [
     "SeenSignal",
     "Severity",
     "StreamChecker",
+    "build_diagnostic",
     "conformance_report",
 ]

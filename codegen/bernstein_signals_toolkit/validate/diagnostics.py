@@ -1,4 +1,11 @@
-"""One finding of the validator, located on a line by code-point columns."""
+"""One finding of the validator, located on a line by code-point columns.
+
+Every diagnostic is built by :func:`build_diagnostic`, which takes the
+severity from the code table (:data:`.codes.CODES`). A code that is meant to
+differ somewhere gets ``dataclasses.replace(d, severity=...)`` at that one
+place, with a comment saying why; ``tests/test_validate.py`` lists those places
+and fails on any other.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,7 @@ from typing import Any
 
 from .codes import CODES, Severity
 
-__all__ = ["Diagnostic"]
+__all__ = ["Diagnostic", "build_diagnostic"]
 
 
 @dataclass(frozen=True)
@@ -49,3 +56,28 @@ class Diagnostic:
             "pointer": self.pointer,
             "rule": self.rule,
         }
+
+
+def build_diagnostic(
+    code: str,
+    line: int,
+    start: int,
+    end: int,
+    message: str,
+    *,
+    replacement: str | None = None,
+    pointer: str | None = None,
+    rule: str | None = None,
+) -> Diagnostic:
+    """A diagnostic of ``code`` with the severity its row in the code table gives."""
+    return Diagnostic(
+        code,
+        CODES[code].severity,
+        line,
+        start,
+        end,
+        message,
+        replacement=replacement,
+        pointer=pointer,
+        rule=rule,
+    )

@@ -19,7 +19,7 @@ import difflib
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, cast
 
@@ -29,7 +29,7 @@ from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ._limits import PayloadProbe, limit_problem
 from ._spans import layout, locate
 from .codes import CODES, Severity
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, build_diagnostic
 
 __all__ = [
     "LONG_SIGNAL_BYTES",
@@ -231,18 +231,18 @@ class LineChecker:
             candidate = text[:begin] + guess + text[begin + len(kind) :]
             if self.vocabulary.parse_signal(candidate, lenient=self.lenient) is not None:
                 replacement = candidate
-        diagnostic = Diagnostic(
+        diagnostic = build_diagnostic(
             "BS216",
-            self.unknown_kinds,
             line_no,
             begin,
             begin + len(kind),
             f"unknown kind {_shown(kind)}{hint} ({self.vocabulary.describe()} knows"
             f" {', '.join(self.vocabulary.kinds)}); readers of this vocabulary treat the line"
             " as plain output",
-            replacement,
+            replacement=replacement,
         )
-        return self._enabled([diagnostic])
+        # Severity override: BS216's severity is the caller's --unknown-kinds setting.
+        return self._enabled([replace(diagnostic, severity=self.unknown_kinds)])
 
     # -- signals ------------------------------------------------------------
 
@@ -263,9 +263,8 @@ class LineChecker:
             start, end = locate(spans, error.pointer) or (offset, payload_end)
             more = len(errors) - len(shown) if index == len(shown) - 1 else 0
             diagnostics.append(
-                Diagnostic(
+                build_diagnostic(
                     "BS101",
-                    Severity.ERROR,
                     line_no,
                     start,
                     end,
@@ -280,9 +279,8 @@ class LineChecker:
         for key in duplicates[:MAX_DUPLICATE_KEYS_SHOWN]:
             start, end = _last_key(text, key, offset, payload_end)
             diagnostics.append(
-                Diagnostic(
+                build_diagnostic(
                     "BS213",
-                    Severity.WARNING,
                     line_no,
                     start,
                     end,
@@ -292,9 +290,8 @@ class LineChecker:
             )
         if len(text) * 4 > LONG_SIGNAL_BYTES and utf8_length(text) > LONG_SIGNAL_BYTES:
             diagnostics.append(
-                Diagnostic(
+                build_diagnostic(
                     "BS307",
-                    Severity.INFORMATION,
                     line_no,
                     0,
                     len(text),
@@ -319,8 +316,7 @@ class LineChecker:
         def add(code: str, begin: int, end: int, message: str) -> None:
             # At least one character wide, but never past the end of the line.
             end = min(max(end, begin + 1), max(len(text), begin))
-            severity = CODES[code].severity
-            finding.diagnostics.append(Diagnostic(code, severity, line_no, begin, end, message))
+            finding.diagnostics.append(build_diagnostic(code, line_no, begin, end, message))
 
         before = text[:start]
         if before and not before.isspace():
@@ -540,16 +536,7 @@ class LineChecker:
     def _with_fix(diagnostic: Diagnostic, replacement: str | None) -> Diagnostic:
         if replacement is None:
             return diagnostic
-        return Diagnostic(
-            diagnostic.code,
-            diagnostic.severity,
-            diagnostic.line,
-            diagnostic.start,
-            diagnostic.end,
-            diagnostic.message,
-            replacement,
-            diagnostic.pointer,
-        )
+        return replace(diagnostic, replacement=replacement)
 
 
 def _content_end(text: str, start: int) -> int:
@@ -628,13 +615,11 @@ def _is_attempt(match: re.Match[str], shapes: _Shapes) -> bool:
 
 
 def _downgrade(diagnostic: Diagnostic) -> Diagnostic:
-    return Diagnostic(
-        diagnostic.code,
-        Severity.INFORMATION,
-        diagnostic.line,
-        diagnostic.start,
-        diagnostic.end,
-        diagnostic.message.replace("accepted only by lenient readers", "accepted in lenient mode"),
-        diagnostic.replacement,
-        diagnostic.pointer,
+    """Severity override: in lenient mode a lenient-only deviation is information only."""
+    return replace(
+        diagnostic,
+        severity=Severity.INFORMATION,
+        message=diagnostic.message.replace(
+            "accepted only by lenient readers", "accepted in lenient mode"
+        ),
     )

@@ -5,13 +5,14 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ._limits import PayloadProbe, limit_problem
 from ._spans import layout, locate
-from .codes import CODES, Severity
-from .diagnostics import Diagnostic
+from .codes import Severity
+from .diagnostics import Diagnostic, build_diagnostic
 from .report import ConformanceReport
 
 __all__ = ["payload_report"]
@@ -52,17 +53,14 @@ class _Lines:
         end_line, end_column = self.position(max(end, start + 1))
         if end_line != line:  # a multi-line value: underline to the end of its first line
             end_column = self.width(line)
-        severity = CODES[code].severity if code == "BS213" else Severity.ERROR
-        return Diagnostic(
-            code,
-            severity,
-            line,
-            column,
-            max(end_column, column + 1),
-            message,
-            pointer=pointer,
-            rule=rule,
+        found = build_diagnostic(
+            code, line, column, max(end_column, column + 1), message, pointer=pointer, rule=rule
         )
+        if code == "BS213":
+            return found
+        # Severity override: a payload file holds one payload and nothing else, so every
+        # problem with it (a near-miss warning on a stream line) is an error here.
+        return replace(found, severity=Severity.ERROR)
 
 
 def payload_report(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
 from bernstein_signals import SignalKind, StreamSignal
@@ -24,7 +24,7 @@ from bernstein_signals.scanning import (
 
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from .codes import CODES, Severity
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, build_diagnostic
 from .lines import LineChecker, trigger_word, utf8_length
 
 __all__ = [
@@ -205,7 +205,7 @@ class StreamChecker:
         return False
 
     def _simple(self, code: str, line: int, end: int, message: str) -> None:
-        self._add(Diagnostic(code, CODES[code].severity, line, 0, max(end, 1), message))
+        self._add(build_diagnostic(code, line, 0, max(end, 1), message))
 
     # -- feeding ------------------------------------------------------------
 
@@ -228,9 +228,8 @@ class StreamChecker:
             if self._lines.is_signal_like(data.decode("utf-8", "replace")):
                 column = len(data[: exc.start].decode("utf-8", "replace"))
                 self._add(
-                    Diagnostic(
+                    build_diagnostic(
                         "BS001",
-                        Severity.WARNING,
                         line_no,
                         column,
                         column + 1,
@@ -257,9 +256,8 @@ class StreamChecker:
             run = report.run_id or "-"
             report.missing_terminal_signal.append(run)
             self._add(
-                Diagnostic(
+                build_diagnostic(
                     "BS301",
-                    Severity.WARNING,
                     max(lines, 1),
                     0,
                     0,
@@ -340,17 +338,17 @@ class StreamChecker:
 
     def _live_question(self, question_id: str, line_no: int, width: int) -> None:
         if question_id in self._unanswered:
-            self._add(
-                Diagnostic(
-                    "BS305",
-                    Severity.ERROR,
-                    line_no,
-                    0,
-                    max(width, 1),
-                    f"QUESTION id {question_id!r} is reused while the question asked on line"
-                    f" {self._question_ids[question_id]} is still unanswered",
-                )
+            reused = build_diagnostic(
+                "BS305",
+                line_no,
+                0,
+                max(width, 1),
+                f"QUESTION id {question_id!r} is reused while the question asked on line"
+                f" {self._question_ids[question_id]} is still unanswered",
             )
+            # Severity override: live, an id reused while its question is open makes the
+            # answer ambiguous (an error); in a recording reuse may follow an answer.
+            self._add(replace(reused, severity=Severity.ERROR))
             return
         if question_id in self._question_ids or self._track(line_no, width, self._question_ids):
             self._question_ids[question_id] = line_no
