@@ -24,7 +24,8 @@ import pytest
 
 from bernstein_signals_toolkit.commands import COMMANDS
 from bernstein_signals_toolkit.validate import CODES
-from test_readme import SHELL_LANGUAGES, _project_copy, fenced_blocks
+from project_support import project_copy
+from test_readme import SHELL_LANGUAGES, fenced_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "CONTRIBUTING.md"
@@ -251,7 +252,7 @@ def _run_block(language: str, code: str, folder: Path) -> subprocess.CompletedPr
 @pytest.mark.parametrize("block", _guide_shell_blocks(), ids=lambda block: f"line{block[0]}")
 def test_every_shell_block_runs(block: tuple[int, str, str], tmp_path: Path) -> None:
     line, language, code = block
-    project = _project_copy(tmp_path / "project")
+    project = project_copy(tmp_path / "project")
     _git(project, "init", "--quiet")
     _git(project, "add", "--all")
     _git(project, "commit", "--quiet", "--message", "the guide's baseline")

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from project_support import project_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -113,25 +114,6 @@ def _shell_blocks() -> list[Block]:
     return [block for block in blocks if block.language in SHELL_LANGUAGES]
 
 
-def _project_copy(folder: Path) -> Path:
-    """The tracked files of the checkout, as they are in the working tree."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z"],
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        check=True,
-        timeout=60,
-    ).stdout.split(b"\0")
-    for name in filter(None, listed):
-        source = ROOT / os.fsdecode(name)
-        if source.is_file() and not source.is_symlink():
-            target = folder / os.fsdecode(name)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-    return folder
-
-
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("block", _shell_blocks(), ids=lambda block: f"line{block.line}")
 def test_every_shell_block_runs(block: Block, tmp_path: Path) -> None:
@@ -154,7 +136,7 @@ def test_every_shell_block_runs(block: Block, tmp_path: Path) -> None:
         assert checked.returncode == 0, f"README.md:{block.line}: {checked.stderr}"
         return
     setup = _SETUP.match(block.marker)
-    project = _project_copy(tmp_path / "project")
+    project = project_copy(tmp_path / "project")
     script = f"set -e\n{setup['code'] if setup else ''}\n{block.code}\n"
     result = subprocess.run(
         [SHELL_LANGUAGES[block.language], "-c", script],
