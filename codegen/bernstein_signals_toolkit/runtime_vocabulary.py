@@ -53,6 +53,7 @@ _RUNTIME_TEMPLATES = (
     "errors",
     "limits",
     "_strict_json",
+    "_canonical_json",
     "_validation",
     "signals",
     "parsing",

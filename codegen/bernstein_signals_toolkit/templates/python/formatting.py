@@ -1,14 +1,14 @@
 """Writing signals: the one canonical line for a kind and payload.
 
 ``BERNSTEIN:<KIND>`` then, when there is a payload, one space and the
-canonical JSON of :func:`._strict_json.dump_canonical`. The shell helpers
+canonical JSON of :func:`._canonical_json.dump_canonical`. The shell helpers
 write the same bytes.
 """
 
 import sys
 from typing import Any, Final, TextIO
 
-from ._strict_json import dump_canonical
+from ._canonical_json import dump_canonical
 from .errors import SignalPayloadError, _shown
 from .kinds import SIGNAL_PREFIX, SignalKind
 from .validators import validate_payload

@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from ._strict_json import dump_canonical, load_object
+from ._canonical_json import dump_canonical
+from ._strict_json import load_object
 from .errors import SignalPayloadError
 from .fields import REPLY_ANSWER, REPLY_IN_REPLY_TO
 from .parsing import _as_text
