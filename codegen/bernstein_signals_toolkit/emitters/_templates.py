@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-__all__ = ["TEMPLATES", "template_names", "template_text"]
+__all__ = ["TEMPLATES", "template_names", "template_source", "template_text"]
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
+def _import_root() -> Path:
+    """The folder that holds the toolkit's top-level package (``codegen/`` in the checkout)."""
+    top = __name__.split(".", 1)[0]
+    here = Path(__file__).resolve()
+    return next(folder.parent for folder in here.parents if folder.name == top)
+
+
 def template_text(relative: str) -> str:
     return (TEMPLATES / relative).read_text(encoding="utf-8")
+
+
+def template_source(relative: str) -> str:
+    """Where a maintainer edits the template ``relative`` (a path under TEMPLATES).
+
+    A path from the toolkit's import root, e.g.
+    ``bernstein_signals_toolkit/templates/python/errors.py``: computed from
+    where the templates really are, so a folder move shows in the headers on
+    the next ``generate``, and the same whether the toolkit runs from the
+    checkout or from an installed wheel, so generated output stays a function
+    of the sources.
+    """
+    return PurePosixPath(*(TEMPLATES / relative).relative_to(_import_root()).parts).as_posix()
 
 
 def template_names(folder: str, suffix: str) -> list[str]:

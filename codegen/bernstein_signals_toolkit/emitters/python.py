@@ -3,8 +3,9 @@
 Payload TypedDicts come from datamodel-code-generator with pinned options; the
 kinds module is written here, the validators and constructors by their own
 emitter modules, and the hand-written runtime modules are copied from
-``templates/python/`` with the generated header. Formatting is left to the one
-pinned formatter that :mod:`..generate` runs over every Python file.
+``templates/python/`` under a header that names the template to edit.
+Formatting is left to the one pinned formatter that :mod:`..generate` runs
+over every Python file.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ..model import Vocabulary
 from ..names import check_python_names, check_vocabulary
 from ..roles import ROLES, check_roles, role_field
 from ._escape import python_docstring
-from ._header import python_header
+from ._header import copied_python_header, python_header
 from ._python_constructors import body_names, constructors_module
 from ._python_validators import validators_module
 from ._templates import template_names, template_text
@@ -215,11 +216,11 @@ def _init_module(vocabulary: Vocabulary, modules: dict[str, str]) -> str:
 
 
 def _template_modules(vocabulary: Vocabulary) -> dict[str, str]:
-    """The hand-written runtime modules, each with the generated header."""
+    """The hand-written runtime modules, each under a header naming its template."""
     modules = {}
     for name in template_names("python", ".py"):
         module = name.rsplit("/", 1)[-1].removesuffix(".py")
-        modules[module] = python_header(vocabulary) + template_text(name)
+        modules[module] = copied_python_header(vocabulary, name) + template_text(name)
     return modules
 
 
