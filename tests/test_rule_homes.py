@@ -120,3 +120,75 @@ def test_strict_recorded_runs_report_the_tables_severities(log: str) -> None:
     report = conformance_report((LOGS / log).read_bytes().splitlines())
     for diagnostic in report.diagnostics:
         assert diagnostic.severity is CODES[diagnostic.code].severity, diagnostic
+
+
+# ---------------------------------------------------------------------------
+# Small rules with one home (issue 13 item 4)
+# ---------------------------------------------------------------------------
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """ids of the string constants that are docstrings (a module's, class's, function's
+    or an attribute's): prose may name the prefix, code may not.
+    """
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for statement in body:
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+                found.add(id(statement.value))
+    return found
+
+
+def test_no_tool_spells_the_signal_prefix() -> None:
+    """The prefix is the grammar's (a vocabulary's ``prefix``), never a literal in the tools."""
+    spelled: list[str] = []
+    for path in _toolkit_modules():
+        module = path.relative_to(TOOLKIT).as_posix()
+        if not module.startswith(("lsp/", "validate/")) or module == "validate/codes.py":
+            continue  # codes.py's examples are documentation
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        prose = _docstrings(tree)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, (str, bytes))
+                and id(node) not in prose
+                and ("BERNSTEIN" in str(node.value) or str(node.value) == "ernstein")
+            ):
+                spelled.append(f"{module}:{node.lineno}")
+    assert spelled == []
+
+
+def test_line_bounds_default_to_the_binding_constant() -> None:
+    """No ``max_line_bytes`` (a parameter, field or keyword) defaults to a number written out:
+    the default is ``bernstein_signals.scanning.DEFAULT_MAX_LINE_BYTES``.
+    """
+    written: list[str] = []
+
+    def literal(node: ast.expr | None) -> bool:
+        return isinstance(node, (ast.Constant, ast.BinOp)) and not (
+            isinstance(node, ast.Constant) and node.value is None
+        )
+
+    for path in _toolkit_modules():
+        module = path.relative_to(TOOLKIT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            pairs: list[tuple[str, ast.expr | None]] = []
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                pairs.append((node.target.id, node.value))
+            elif isinstance(node, ast.keyword) and node.arg:
+                pairs.append((node.arg, node.value))
+            elif isinstance(node, ast.arguments):
+                positional = [*node.posonlyargs, *node.args]
+                defaults = [None] * (len(positional) - len(node.defaults)) + node.defaults
+                pairs += [(a.arg, d) for a, d in zip(positional, defaults, strict=True)]
+                pairs += [
+                    (a.arg, d) for a, d in zip(node.kwonlyargs, node.kw_defaults, strict=True)
+                ]
+            for name, value in pairs:
+                if name == "max_line_bytes" and literal(value):
+                    written.append(f"{module}:{getattr(value, 'lineno', '?')}")
+    assert written == []

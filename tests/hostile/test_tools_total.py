@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from lsprotocol import types as lsp
 
 from bernstein_signals_toolkit.lsp import analysis, assist
-from bernstein_signals_toolkit.lsp.server import SignalsLanguageServer, _edit_of
+from bernstein_signals_toolkit.lsp.positions import edit_of
+from bernstein_signals_toolkit.lsp.server import SignalsLanguageServer
 from bernstein_signals_toolkit.validate import CODES, Diagnostic, conformance_report
 from bernstein_signals_toolkit.validate.lines import LineChecker
 from bernstein_signals_toolkit.validate.payload_file import payload_report
@@ -141,7 +142,7 @@ json_values = st.recursive(
 @settings(max_examples=300)
 @given(data=json_values | st.fixed_dictionaries({"edit": json_values}))
 def test_code_action_data_is_taken_only_when_it_is_ours(data: Any) -> None:
-    edit = _edit_of(data)
+    edit = edit_of(data)
     if edit is not None:
         *numbers, text = edit
         assert all(type(n) is int and n >= 0 for n in numbers)

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
@@ -26,12 +24,20 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..errors import ToolkitError, one_line
+from ..errors import ToolkitError
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ..sources import GRAMMAR_FILE
 from ..validate import Severity
-from ..validate.codes import UNKNOWN_KINDS
 from . import analysis, assist
+from .positions import code_point_column, edit_of, utf16_column
+from .settings import SECTION, settings_from
+from .transport import (
+    MAX_HEADER_BYTES,
+    MAX_MESSAGE_BYTES,
+    BoundedStdin,
+    MessageTooLarge,
+    log_one_line_per_problem,
+)
 
 __all__ = [
     "DEBOUNCE_SECONDS",
@@ -44,13 +50,6 @@ __all__ = [
 ]
 
 DEBOUNCE_SECONDS = 0.25
-MAX_MESSAGE_BYTES = 64 << 20
-"""The largest message body (Content-Length) the server reads; a larger one ends the session."""
-MAX_HEADER_BYTES = 8192
-"""The longest header line the server reads; a longer one ends the session."""
-_LOG_MESSAGE_CHARS = 500
-_TRACEBACK = "Traceback (most recent call last):"
-SECTION = "bernsteinSignals"
 _WATCH_ID = "bernstein-signals-vocabulary"
 _CLIENT_REQUEST_SECONDS = 10.0
 _SEVERITY = {
@@ -58,28 +57,6 @@ _SEVERITY = {
     Severity.WARNING: lsp.DiagnosticSeverity.Warning,
     Severity.INFORMATION: lsp.DiagnosticSeverity.Information,
 }
-
-
-def _utf16(text: str, column: int) -> int:
-    """A code-point column as UTF-16 code units, as LSP counts by default."""
-    prefix = text[:column]
-    return column + sum(1 for char in prefix if ord(char) > 0xFFFF)
-
-
-def _code_points(text: str, units: int) -> int:
-    """A UTF-16 column as a code-point column."""
-    count = 0
-    for index, char in enumerate(text):
-        if count >= units:
-            return index
-        count += 2 if ord(char) > 0xFFFF else 1
-    return len(text)
-
-
-@dataclass
-class _Analysed:
-    version: int | None
-    findings: list[analysis.Finding]
 
 
 class SignalsLanguageServer(LanguageServer):
@@ -94,7 +71,6 @@ class SignalsLanguageServer(LanguageServer):
         self._watched: str | None = None
         """The folder the client was asked to watch."""
         self.pending: dict[str, asyncio.Task[None]] = {}
-        self.results: dict[str, _Analysed] = {}
         self._lines: dict[str, tuple[int | None, list[str]]] = {}
 
     # -- documents ------------------------------------------------------------
@@ -119,7 +95,7 @@ class SignalsLanguageServer(LanguageServer):
 
     def position(self, uri: str, position: lsp.Position) -> tuple[int, int]:
         text = self.line_text(uri, position.line)
-        return position.line, _code_points(text, max(position.character, 0))
+        return position.line, code_point_column(text, max(position.character, 0))
 
     def lsp_range(self, uri: str, line: int, start: int, end_line: int, end: int) -> lsp.Range:
         """An LSP range; rows and columns are clamped into the document, so any input is valid."""
@@ -128,7 +104,7 @@ class SignalsLanguageServer(LanguageServer):
         def at(row: int, column: int) -> lsp.Position:
             row = min(max(row, 0), last)
             text = self.line_text(uri, row)
-            return lsp.Position(row, _utf16(text, min(max(column, 0), len(text))))
+            return lsp.Position(row, utf16_column(text, min(max(column, 0), len(text))))
 
         return lsp.Range(at(line, start), at(end_line, end))
 
@@ -153,7 +129,6 @@ class SignalsLanguageServer(LanguageServer):
         current = self.workspace.text_documents.get(uri)
         if current is None or current.version != version:
             return  # changed or closed meanwhile; a newer run will publish
-        self.results[uri] = _Analysed(version, findings)
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(
                 uri=uri, version=version, diagnostics=[self.diagnostic(uri, f) for f in findings]
@@ -201,7 +176,9 @@ class SignalsLanguageServer(LanguageServer):
 
     def configure(self, config: dict[str, Any]) -> None:
         """Settings from a configuration section, over the initialization options."""
-        self.apply_settings(_settings({**self.initial_config, **config}, self.default_vocabulary))
+        self.apply_settings(
+            settings_from({**self.initial_config, **config}, self.default_vocabulary)
+        )
 
     def apply_settings(self, settings: analysis.Settings) -> None:
         """Take new settings; re-check open documents only if something changed."""
@@ -266,41 +243,6 @@ class SignalsLanguageServer(LanguageServer):
             self.schedule(uri, 0)
 
 
-def _settings(config: dict[str, Any], default_vocabulary: str | None = None) -> analysis.Settings:
-    def codes(value: Any) -> tuple[str, ...]:
-        return tuple(str(code) for code in value) if isinstance(value, list) else ()
-
-    limit = config.get("maxLineLength")
-    folder = config.get("vocabulary")
-    unknown = config.get("unknownKinds")
-    return analysis.Settings(
-        lenient=bool(config.get("lenient", False)),
-        select=codes(config.get("select")),
-        ignore=codes(config.get("ignore")),
-        max_line_bytes=limit if isinstance(limit, int) and 0 < limit <= 1 << 30 else 1 << 20,
-        vocabulary=folder if isinstance(folder, str) and folder else default_vocabulary,
-        unknown_kinds=unknown if unknown in UNKNOWN_KINDS else "warning",
-    )
-
-
-def _edit_of(data: object) -> tuple[int, int, int, int, str] | None:
-    """The edit a diagnostic's data carries back to us; None for anything we did not write.
-
-    Clients echo ``data`` verbatim, but a client (or a stale document) may send
-    anything: only four non-negative ints and a string are taken.
-    """
-    edit = data.get("edit") if isinstance(data, dict) else None
-    if not isinstance(edit, list) or len(edit) != 5:
-        return None
-    *numbers, text = edit
-    if not isinstance(text, str):
-        return None
-    if not all(type(n) is int and n >= 0 for n in numbers):
-        return None
-    line, start, end_line, end = numbers
-    return line, start, end_line, end, text
-
-
 def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
     server = SignalsLanguageServer(vocabulary)
 
@@ -311,7 +253,7 @@ def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
             options = options[SECTION]
         if isinstance(options, dict) and options:
             ls.initial_config = dict(options)
-            ls.settings = _settings(ls.initial_config, ls.default_vocabulary)
+            ls.settings = settings_from(ls.initial_config, ls.default_vocabulary)
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched_files_changed(
@@ -349,7 +291,6 @@ def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
         task = ls.pending.pop(uri, None)
         if task is not None:
             task.cancel()
-        ls.results.pop(uri, None)
         ls._lines.pop(uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -418,7 +359,7 @@ def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
         uri = params.text_document.uri
         actions = []
         for diagnostic in params.context.diagnostics:
-            found = _edit_of(diagnostic.data)
+            found = edit_of(diagnostic.data)
             if found is None:
                 continue
             line, start, end_line, end, text = found
@@ -457,64 +398,10 @@ def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
     return server
 
 
-class MessageTooLarge(ToolkitError):
-    """The client sent a header or message over the server's bounds: the session ends."""
-
-
-class _BoundedStdin:
-    """The client's stream as pygls reads it, with every read bounded.
-
-    pygls reads a header line with ``readline()`` and a body with
-    ``read(Content-Length)`` in one call, so an absurd length would be allocated
-    at once; here it is refused before anything is read.
-    """
-
-    def __init__(self, stream: BinaryIO) -> None:
-        self._stream = stream
-
-    def readline(self) -> bytes:
-        line = self._stream.readline(MAX_HEADER_BYTES + 1)
-        if len(line) > MAX_HEADER_BYTES:
-            raise MessageTooLarge(f"lsp: a header line is over {MAX_HEADER_BYTES} bytes")
-        return line
-
-    def read(self, size: int) -> bytes:
-        if size > MAX_MESSAGE_BYTES:
-            raise MessageTooLarge(
-                f"lsp: Content-Length {size} is over the {MAX_MESSAGE_BYTES}-byte message bound"
-            )
-        return self._stream.read(size)
-
-
-class _OneLine(logging.Formatter):
-    """A log record as one line: an exception is named with its message, never traced."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        message = record.getMessage()
-        head, traced, trace = message.partition(_TRACEBACK)
-        if traced:  # pygls formats some tracebacks into the message: keep the exception line
-            lines = [line for line in trace.splitlines() if line.strip()]
-            message = f"{head.strip()}: {lines[-1].strip()}" if lines else head.strip()
-        if record.exc_info and record.exc_info[1] is not None:
-            error = record.exc_info[1]
-            message += f": {type(error).__name__}: {error}"
-        if len(message) > _LOG_MESSAGE_CHARS:
-            message = message[:_LOG_MESSAGE_CHARS] + "..."
-        return one_line(f"bernstein-signals lsp: {record.levelname.lower()}: {message}")
-
-
-def _log_one_line_per_problem() -> None:
-    """Route every logger (pygls, asyncio) to stderr through :class:`_OneLine`."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(_OneLine())
-    logging.root.handlers[:] = [handler]
-    logging.root.setLevel(logging.WARNING)
-
-
 def serve(vocabulary: str | None = None) -> None:
     """Run the server over stdio until the client leaves; bounded reads, one-line logs."""
-    _log_one_line_per_problem()
-    stdin = _BoundedStdin(sys.stdin.buffer)
+    log_one_line_per_problem()
+    stdin = BoundedStdin(sys.stdin.buffer)
     # pygls calls only readline() and read(n) on it.
     build_server(vocabulary).start_io(stdin=cast(BinaryIO, stdin))
 

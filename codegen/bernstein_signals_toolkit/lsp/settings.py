@@ -1,0 +1,56 @@
+"""The language server's settings: section ``bernsteinSignals`` of a client's configuration.
+
+Values a client sends are untrusted: anything of the wrong type or out of
+range falls back to the default, so any configuration gives valid settings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
+
+from ..validate.codes import UNKNOWN_KINDS
+from .analysis import Settings
+
+__all__ = ["DEPRECATED_KEYS", "MAX_LINE_BYTES_SETTING", "SECTION", "settings_from"]
+
+SECTION = "bernsteinSignals"
+MAX_LINE_BYTES_SETTING = 1 << 30
+"""The largest ``maxLineBytes`` taken; a larger value (or a non-positive one) is the default."""
+DEPRECATED_KEYS = {"maxLineLength": "maxLineBytes"}
+"""Old key -> its name now. ``maxLineLength`` counted bytes, not characters; it is still
+read when the new key is absent."""
+
+
+def _codes(value: Any) -> tuple[str, ...]:
+    return tuple(str(code) for code in value) if isinstance(value, list) else ()
+
+
+def _current(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` with each deprecated key read under its new name, unless that one is set."""
+    renamed = dict(config)
+    for old, new in DEPRECATED_KEYS.items():
+        if old in config and new not in config:
+            renamed[new] = config[old]
+    return renamed
+
+
+def settings_from(config: dict[str, Any], default_vocabulary: str | None = None) -> Settings:
+    """The settings a configuration section gives (``default_vocabulary``: ``lsp --vocabulary``)."""
+    config = _current(config)
+    limit = config.get("maxLineBytes")
+    folder = config.get("vocabulary")
+    unknown = config.get("unknownKinds")
+    if not (isinstance(limit, int) and 0 < limit <= MAX_LINE_BYTES_SETTING):
+        limit = DEFAULT_MAX_LINE_BYTES
+    return Settings(
+        lenient=bool(config.get("lenient", False)),
+        select=_codes(config.get("select")),
+        ignore=_codes(config.get("ignore")),
+        max_line_bytes=limit,
+        vocabulary=folder if isinstance(folder, str) and folder else default_vocabulary,
+        unknown_kinds=unknown
+        if isinstance(unknown, str) and unknown in UNKNOWN_KINDS
+        else "warning",
+    )
