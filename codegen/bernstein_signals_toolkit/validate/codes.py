@@ -20,10 +20,6 @@ class Severity(Enum):
     WARNING = "warning"
     INFORMATION = "information"
 
-    @property
-    def rank(self) -> int:
-        return {"error": 0, "warning": 1, "information": 2}[self.value]
-
 
 @dataclass(frozen=True)
 class Code:
