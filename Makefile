@@ -5,6 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 BASE := $(VENV)/.installed-base
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
 
 .DEFAULT_GOAL := help
 .PHONY: help demo setup generate check test lint bench lock clean
@@ -25,7 +26,13 @@ $(STAMP): $(BASE)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	@touch $@
 
-setup: $(STAMP) ## create .venv and install the toolkit with its test tools (pinned)
+# The TypeScript binding's test tools (typescript, fast-check, ajv), from the lockfile.
+$(NODE_STAMP): $(wildcard package.json package-lock.json)
+	@command -v npm >/dev/null || { echo "the TypeScript tests need Node.js >= 18 with npm" >&2; exit 2; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+setup: $(STAMP) $(NODE_STAMP) ## create .venv and node_modules with the test tools (pinned)
 
 demo: $(BASE) ## the main job: regenerate, show the vocabulary, run the example wrapper through conform
 	$(BIN)/bernstein-signals generate
@@ -42,7 +49,7 @@ generate: $(BASE) ## regenerate generated/ (also the update command for golden f
 check: $(BASE) ## fail if generated/ is stale, missing files or has orphans
 	$(BIN)/bernstein-signals generate --check
 
-test: $(STAMP) ## run the whole test suite
+test: $(STAMP) $(NODE_STAMP) ## run the whole test suite
 	@scripts/ensure-test-shells
 	@scripts/ensure-test-data $(BIN)/python
 	$(BIN)/python -m pytest
@@ -52,7 +59,7 @@ lint: $(STAMP) ## ruff (lint + format check) and mypy --strict
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP) ## run the benchmarks and print throughput and ratios
+bench: $(STAMP) $(NODE_STAMP) ## run the benchmarks and print throughput and ratios
 	@scripts/ensure-test-shells jq
 	$(BIN)/python -m benchmarks
 
@@ -60,5 +67,5 @@ lock: $(STAMP) ## refresh constraints.txt from the current .venv
 	{ sed -n '1,3p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e'; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
 
-clean: ## remove .venv and caches
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+clean: ## remove .venv, node_modules and caches
+	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ..model import Vocabulary
-from . import docs, python, shell
+from . import docs, python, shell, typescript
 
 __all__ = ["EMITTERS", "Emitter"]
 
@@ -19,4 +19,5 @@ EMITTERS: Mapping[str, Emitter] = {
     "docs": docs.emit,
     "python": python.emit,
     "shell": shell.emit,
+    "typescript": typescript.emit,
 }

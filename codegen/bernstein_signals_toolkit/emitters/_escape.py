@@ -6,6 +6,7 @@ of these, chosen by where it lands; identifiers go through :mod:`..names`.
 
 from __future__ import annotations
 
+import json
 import re
 
 from ..errors import one_line
@@ -13,6 +14,8 @@ from ..errors import one_line
 __all__ = [
     "comment_text",
     "html_comment_text",
+    "js_comment_text",
+    "js_string",
     "markdown_cell",
     "markdown_code",
     "markdown_fence",
@@ -102,3 +105,17 @@ def markdown_fence(lines: list[str]) -> list[str]:
     longest = max((len(run) for line in flat for run in re.findall("`+", line)), default=0)
     fence = "`" * max(3, longest + 1)
     return [fence, *flat, fence]
+
+
+def js_string(text: str) -> str:
+    """``text`` as a double-quoted JavaScript (and JSON, and TypeScript literal type) string.
+
+    ASCII only: every other character, U+2028, U+2029 and lone surrogates
+    included, is a ``\\u`` escape, which each of the three reads back as ``text``.
+    """
+    return json.dumps(text, ensure_ascii=True)
+
+
+def js_comment_text(text: str) -> str:
+    """One line inside a ``/* ... */`` or ``//`` comment: no line terminator, no ``*/``."""
+    return _visible(text).replace("*/", "*\\/")

@@ -1,0 +1,335 @@
+"""The TypeScript binding, ``bernstein-signals`` on npm: ESM JavaScript with ``.d.ts`` types.
+
+No build step and no runtime dependency: the hand-written runtime in
+``templates/typescript/`` (JavaScript and declarations) is copied with the
+generated header; this module writes the vocabulary's parts (kinds, limits,
+field names, payload interfaces, constructors), the index and package.json.
+The limits come from the Python binding's own modules, their one home.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from types import ModuleType
+
+from ..errors import SourceError
+from ..model import Vocabulary
+from ..names import check_vocabulary
+from ..roles import ROLES, check_roles, role_field
+from ._escape import js_comment_text, js_string
+from ._header import header_lines
+from ._templates import TEMPLATES, template_names, template_text
+from ._typescript_types import (
+    constructor_name,
+    constructors_declarations,
+    constructors_module,
+    payloads,
+)
+
+__all__ = ["FOLDER", "NPM_PACKAGE", "emit"]
+
+FOLDER = "typescript"
+NPM_PACKAGE = "bernstein-signals"
+_REPLY_KEYWORDS = frozenset({"type", "minLength", "description", "title", "x-bernstein-role"})
+"""What the reply rules (``_reply_rules.js``) carry; a reply schema using more is refused."""
+_RESERVED = frozenset(
+    [
+        "await",
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "implements",
+        "import",
+        "in",
+        "instanceof",
+        "interface",
+        "let",
+        "new",
+        "null",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "return",
+        "static",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "yield",
+        "arguments",
+        "eval",
+        "undefined",
+        "NaN",
+        "Infinity",
+    ]
+)
+"""JavaScript's reserved words and the names strict mode forbids binding."""
+_EXPORTED = re.compile(
+    r"^export (?:declare )?(?:async )?(?:function\*? ?|class |const |interface |type )(\w+)",
+    flags=re.MULTILINE,
+)
+
+
+def _header(vocabulary: Vocabulary) -> str:
+    return "\n".join(f"// {js_comment_text(line)}" for line in header_lines(vocabulary))
+
+
+def _python_module(name: str) -> ModuleType:
+    """A module of the Python binding's runtime, read from its template (standard library only)."""
+    spec = importlib.util.spec_from_file_location(
+        f"_bernstein_binding_{name}", TEMPLATES / "python" / f"{name}.py"
+    )
+    if spec is None or spec.loader is None:
+        raise SourceError(f"templates/python/{name}.py", FOLDER, "cannot load the binding module")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _limits(vocabulary: Vocabulary) -> dict[str, str]:
+    limits, scanning = _python_module("limits"), _python_module("scanning")
+    values = {
+        "MAX_NESTING_DEPTH": (
+            int(limits.MAX_NESTING_DEPTH),
+            "Deepest nesting of objects and arrays in a payload; the payload itself counts as 1.",
+        ),
+        "MAX_INTEGER_DIGITS": (
+            int(limits.MAX_INTEGER_DIGITS),
+            "Most decimal digits of an integer (sign excluded), read or written.",
+        ),
+        "DEFAULT_MAX_LINE_BYTES": (
+            int(scanning.DEFAULT_MAX_LINE_BYTES),
+            "Lines longer than this (terminator excluded) are never signals for the readers.",
+        ),
+    }
+    header = _header(vocabulary)
+    script = [header, "/** The documented limits, the same values as the Python binding's. */", ""]
+    types = [header, ""]
+    for name, (value, doc) in values.items():
+        script += [f"/** {doc} */", f"export const {name} = {value};"]
+        types += [f"/** {doc} */", f"export declare const {name}: {value};"]
+    return {"limits.js": "\n".join(script), "limits.d.ts": "\n".join(types)}
+
+
+def _whitespace(vocabulary: Vocabulary) -> str:
+    """The whitespace of Python's ``str.split``/``strip``, which lenient mode reads lines with."""
+    codes = [code for code in range(0x110000) if chr(code).isspace()]
+    if any(code > 0xFFFF for code in codes):
+        raise AssertionError("str.isspace holds an astral character: the JS class needs the u flag")
+    return "\n".join(
+        [
+            _header(vocabulary),
+            "/** The code points Python's str.isspace accepts: lenient mode's whitespace. */",
+            f"export const LENIENT_WHITESPACE_CODES = Object.freeze({json.dumps(codes)});",
+        ]
+    )
+
+
+def _reply_rules(vocabulary: Vocabulary) -> str:
+    reply = vocabulary.reply
+    rules: dict[str, dict[str, object]] = {}
+    for prop in reply.properties:
+        extra = sorted(set(prop.schema) - _REPLY_KEYWORDS)
+        if extra:
+            raise SourceError(
+                reply.file_name,
+                "typescript-reply",
+                f"at /properties/{prop.name}: the reply rules carry type and minLength only,"
+                f" not {', '.join(extra)} (target {FOLDER})",
+            )
+        minimum = prop.schema.get("minLength")
+        rules[prop.name] = {"types": list(prop.types), "minLength": minimum}
+    data = {
+        "closed": not reply.additional_properties,
+        "required": list(reply.required),
+        "properties": rules,
+    }
+    return "\n".join(
+        [
+            _header(vocabulary),
+            "/** The reply schema's rules, as data: reply.js checks them. */",
+            # json.dumps with ensure_ascii writes a JavaScript expression: every string escaped.
+            f"export const REPLY_RULES = {json.dumps(data, ensure_ascii=True)};",
+        ]
+    )
+
+
+def _kinds(vocabulary: Vocabulary) -> dict[str, str]:
+    header = _header(vocabulary)
+    names = [js_string(kind.name) for kind in vocabulary.kinds]
+    members = [
+        f"  /** {js_comment_text(kind.description)} */\n  {name}: {name},"
+        for kind, name in zip(vocabulary.kinds, names, strict=True)
+    ]
+    terminals = ", ".join(js_string(kind.name) for kind in vocabulary.terminal_kinds)
+    version = js_string(vocabulary.version)
+    prefix = js_string(vocabulary.grammar.prefix)
+    about = js_comment_text(
+        f"The version of the {vocabulary.name} vocabulary this binding implements."
+    )
+    script = [
+        header,
+        f"/** {about} */",
+        f"export const VOCABULARY_VERSION = {version};",
+        "/** Every signal line starts with this, at column 0 (case-sensitive). */",
+        f"export const SIGNAL_PREFIX = {prefix};",
+        "/** The signal kinds; each value is the name on the wire. */",
+        "export const SignalKind = Object.freeze({",
+        *members,
+        "});",
+        "/** Every kind, sorted. */",
+        f"export const SIGNAL_KINDS = Object.freeze([{', '.join(names)}]);",
+        "/** Kinds that end an adapter run; every run should emit at least one. */",
+        f"export const TERMINAL_SIGNAL_KINDS = Object.freeze([{terminals}]);",
+    ]
+    kind_type = " | ".join(names) or "never"
+    types = [
+        header,
+        f"/** {about} */",
+        f"export declare const VOCABULARY_VERSION: {version};",
+        "/** Every signal line starts with this, at column 0 (case-sensitive). */",
+        f"export declare const SIGNAL_PREFIX: {prefix};",
+        "/** A signal kind: the name on the wire. */",
+        f"export type SignalKind = {kind_type};",
+        "export declare const SignalKind: {",
+        *(
+            f"  /** {js_comment_text(kind.description)} */\n  readonly {name}: {name};"
+            for kind, name in zip(vocabulary.kinds, names, strict=True)
+        ),
+        "};",
+        "export declare const SIGNAL_KINDS: readonly SignalKind[];",
+        "export declare const TERMINAL_SIGNAL_KINDS: readonly SignalKind[];",
+    ]
+    return {"kinds.js": "\n".join(script), "kinds.d.ts": "\n".join(types)}
+
+
+def _fields(vocabulary: Vocabulary) -> dict[str, str]:
+    header = _header(vocabulary)
+    script, types = [header], [header]
+    for role in ROLES:
+        field = role_field(vocabulary, role.document, role.name)
+        about = f"{role.document} field with role {role.name}: {role.feature}."
+        doc = f"/** {js_comment_text(about)} */"
+        value = "null" if field is None else js_string(field)
+        script += [doc, f"export const {role.constant} = {value};"]
+        types += [doc, f"export declare const {role.constant}: {value};"]
+    return {"fields.js": "\n".join(script), "fields.d.ts": "\n".join(types)}
+
+
+def _templates(vocabulary: Vocabulary) -> dict[str, str]:
+    header = _header(vocabulary)
+    files = {}
+    for suffix in (".js", ".d.ts"):
+        for name in template_names(FOLDER, suffix):
+            files[name.rsplit("/", 1)[-1]] = f"{header}\n{template_text(name)}"
+    return files
+
+
+def _check_names(vocabulary: Vocabulary, fixed: frozenset[str]) -> None:
+    """Constructors and payload types never take a reserved word or a name the runtime exports."""
+    seen: dict[str, str] = {}
+    for kind in vocabulary.kinds:
+        for name, role in (
+            (constructor_name(kind), "constructor"),
+            (kind.type_name, "payload type"),
+        ):
+            if name in _RESERVED or name in fixed or name in seen:
+                owner = "reserved or the runtime's" if name not in seen else f"{seen[name]}'s"
+                raise SourceError(
+                    kind.file_name,
+                    "typescript-name",
+                    f"the {role} name {name} is {owner} (target {FOLDER})",
+                )
+            seen[name] = kind.file_name
+
+
+def _index(files: dict[str, str], header: str) -> dict[str, str]:
+    """Re-export every public module; ``_`` modules stay internal."""
+    public = sorted(path for path in files if not path.startswith("_") and path != "package.json")
+    script = [f'export * from "./{path}";' for path in public if path.endswith(".js")]
+    types = [
+        f'export * from "./{path.removesuffix(".d.ts")}.js";'
+        for path in public
+        if path.endswith(".d.ts")
+    ]
+    return {
+        "index.js": "\n".join([header, *script]),
+        "index.d.ts": "\n".join([header, *types]),
+    }
+
+
+def _package(vocabulary: Vocabulary) -> str:
+    package = {
+        "//": " ".join(header_lines(vocabulary)),
+        "name": NPM_PACKAGE,
+        "version": vocabulary.version,
+        "description": f"The TypeScript binding of the adapter stream-signal protocol"
+        f" ({vocabulary.name} {vocabulary.version}): no dependencies, no build step.",
+        "license": "MIT",
+        "type": "module",
+        "main": "./index.js",
+        "types": "./index.d.ts",
+        "exports": {
+            ".": {"types": "./index.d.ts", "default": "./index.js"},
+            "./package.json": "./package.json",
+        },
+        "sideEffects": False,
+        "engines": {"node": ">=18"},
+    }
+    return json.dumps(package, indent=2, ensure_ascii=True)
+
+
+def emit(vocabulary: Vocabulary) -> dict[str, str]:
+    check_vocabulary(vocabulary)
+    check_roles(vocabulary)
+    header = _header(vocabulary)
+    files = _templates(vocabulary)
+    fixed = frozenset(name for text in files.values() for name in _EXPORTED.findall(text))
+    _check_names(
+        vocabulary, fixed | {"SignalPayloadMap", "SignalPayload", "JsonValue", "JsonObject"}
+    )
+    generated = {
+        **_kinds(vocabulary),
+        **_limits(vocabulary),
+        **_fields(vocabulary),
+        "_whitespace.js": _whitespace(vocabulary),
+        "_reply_rules.js": _reply_rules(vocabulary),
+        "payloads.d.ts": payloads(vocabulary, header),
+        "constructors.js": constructors_module(vocabulary, header),
+        "constructors.d.ts": constructors_declarations(vocabulary, header),
+    }
+    for path in generated:
+        if path in files:
+            raise SourceError(
+                f"templates/{FOLDER}/{path}", FOLDER, "would replace a generated file"
+            )
+    files.update(generated)
+    files.update(_index(files, header))
+    files["package.json"] = _package(vocabulary)
+    return {f"{FOLDER}/{path}": text for path, text in sorted(files.items())}

@@ -1,0 +1,15 @@
+import type { StreamSignal } from "./signals.js";
+
+export interface ParseOptions {
+  /** Read lines as the seed project's parser did: stripped, split on whitespace. */
+  readonly lenient?: boolean;
+}
+
+/** The signal on `line` (a string, or bytes read as UTF-8), or null when it is plain output. Never throws. */
+export declare function parseSignal(line: unknown, options?: ParseOptions): StreamSignal | null;
+
+/** The signals among `lines`, in order. One string instead of an iterable is a TypeError. */
+export declare function iterSignals(
+  lines: Iterable<unknown>,
+  options?: ParseOptions,
+): Generator<StreamSignal, void, undefined>;

@@ -1,0 +1,26 @@
+import type { SignalRecord } from "./signals.js";
+
+export interface ReadOptions {
+  /** Lines longer than this many bytes (terminator excluded) are never signals. */
+  readonly maxLineBytes?: number;
+}
+
+/** A chunk of a stream: bytes (a Node Buffer is one) or text, read as UTF-8. */
+export type Chunk = Uint8Array | string;
+
+/** Push-style reader, for callers that own the read loop. */
+export declare class SignalScanner {
+  constructor(options?: ReadOptions);
+  /** Lines seen so far (a final line without "\n" counts once closed). */
+  readonly lines: number;
+  /** The records the chunk completes. */
+  feed(chunk: Chunk): SignalRecord[];
+  /** The record of a final line without "\n", if it is a signal. */
+  close(): SignalRecord[];
+}
+
+/** The signal lines of a stream (a Node Readable, any async iterable of chunks), in bounded memory. */
+export declare function readSignals(
+  source: AsyncIterable<Chunk> | Iterable<Chunk>,
+  options?: ReadOptions,
+): AsyncGenerator<SignalRecord, void, undefined>;

@@ -1,0 +1,139 @@
+/**
+ * Reading the signals of an adapter's stdout: any async iterable of bytes (a Node
+ * Readable, a fetch body, a Deno or Bun stream), or strings, which are read as UTF-8.
+ *
+ * Lines are found with the native indexOf of Uint8Array; a line that does not
+ * start with the prefix is dropped as soon as that is known, so memory is
+ * bounded by one chunk and `maxLineBytes`. A line longer than `maxLineBytes`
+ * (terminator excluded) is never a signal; a final line without "\n" counts;
+ * "\r\n" is tolerated; a line that is not UTF-8 is plain output.
+ */
+import { parsePrefixed } from "./_lines.js";
+import { DEFAULT_MAX_LINE_BYTES } from "./limits.js";
+import { SIGNAL_PREFIX } from "./kinds.js";
+
+const PREFIX = new TextEncoder().encode(SIGNAL_PREFIX);
+const ENCODER = new TextEncoder();
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+function startsWithPrefix(bytes, from, to, offset) {
+  // Whether bytes[from:to] continues the prefix from its byte `offset`.
+  const end = Math.min(to, from + PREFIX.length - offset);
+  for (let index = from; index < end; index++) {
+    if (bytes[index] !== PREFIX[offset + index - from]) return false;
+  }
+  return true;
+}
+
+/**
+ * Push-style reader: feed(chunk) returns the records the chunk completes, close()
+ * those of a final line without "\n". For callers that own the read loop.
+ */
+export class SignalScanner {
+  constructor(options = {}) {
+    const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    if (!Number.isSafeInteger(limit) || limit < 1) {
+      throw new RangeError("maxLineBytes must be a whole number of at least 1");
+    }
+    this._limit = limit;
+    this._lineNo = 1; // the number of the line being read
+    this._pieces = []; // the start of an unfinished line that may still be a signal
+    this._length = 0; // its bytes so far
+    this._skipping = false; // the unfinished line is known to be no signal
+  }
+
+  /** Lines seen so far (a final line without "\n" counts once closed). */
+  get lines() {
+    return this._lineNo - 1;
+  }
+
+  feed(chunk) {
+    const bytes = typeof chunk === "string" ? ENCODER.encode(chunk) : chunk;
+    if (!(bytes instanceof Uint8Array)) {
+      throw new TypeError("a chunk is a Uint8Array (a Buffer) or a string");
+    }
+    const records = [];
+    let at = 0;
+    while (at < bytes.length) {
+      const newline = bytes.indexOf(NEWLINE, at);
+      const end = newline < 0 ? bytes.length : newline;
+      if (!this._skipping) {
+        if (this._length < PREFIX.length && !startsWithPrefix(bytes, at, end, this._length)) {
+          this._skipping = true;
+        } else if (newline >= 0 && this._length === 0) {
+          this._line(bytes.subarray(at, end), records);
+        } else {
+          this._pieces.push(bytes.slice(at, end));
+          this._length += end - at;
+          if (this._length > this._limit + 1) this._skipping = true; // over-long, "\r" or not
+          if (newline >= 0 && !this._skipping) this._line(this._joined(), records);
+        }
+        if (this._skipping) this._drop();
+      }
+      if (newline < 0) break;
+      this._lineNo += 1;
+      this._skipping = false;
+      this._drop();
+      at = newline + 1;
+    }
+    return records;
+  }
+
+  /** The record of a final line without "\n", if it is a signal; the scanner is then done. */
+  close() {
+    const records = [];
+    if (this._length > 0 && !this._skipping) {
+      this._line(this._joined(), records, false);
+      this._lineNo += 1;
+    } else if (this._length > 0 || this._skipping) {
+      this._lineNo += 1;
+    }
+    this._skipping = false;
+    this._drop();
+    return records;
+  }
+
+  _drop() {
+    this._pieces = [];
+    this._length = 0;
+  }
+
+  _joined() {
+    if (this._pieces.length === 1) return this._pieces[0];
+    const line = new Uint8Array(this._length);
+    let at = 0;
+    for (const piece of this._pieces) {
+      line.set(piece, at);
+      at += piece.length;
+    }
+    return line;
+  }
+
+  _line(bytes, records, terminated = true) {
+    const content = terminated && bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes;
+    if (content.length > this._limit || content.length < PREFIX.length) return;
+    let text;
+    try {
+      text = UTF8.decode(content);
+    } catch {
+      return; // not UTF-8: plain output
+    }
+    const signal = parsePrefixed(text);
+    if (signal !== null) records.push({ lineNo: this._lineNo, signal, raw: content.slice() });
+  }
+}
+
+/**
+ * The signal lines of a stream, read to its end in bounded memory: `source` is any
+ * async (or sync) iterable of Uint8Array or string chunks, such as a Node Readable.
+ */
+export async function* readSignals(source, options = {}) {
+  const scanner = new SignalScanner(options);
+  for await (const chunk of source) {
+    const records = scanner.feed(chunk);
+    for (let index = 0; index < records.length; index++) yield records[index];
+  }
+  yield* scanner.close();
+}
