@@ -15,9 +15,19 @@ pattern's length.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
+from ._ecma_classes import (
+    CLASS_ESCAPES,
+    EVERYTHING,
+    LINE_TERMINATORS,
+    MAX_CODE_POINT,
+    NOT_WORD_BOUNDARY,
+    WORD_BOUNDARY,
+    Ranges,
+    emit_code_point,
+    emit_ranges,
+)
 from .errors import one_line
 
 __all__ = ["MAX_GROUP_DEPTH", "MAX_REPEAT_COUNT", "EcmaPatternError", "translate"]
@@ -28,57 +38,12 @@ MAX_GROUP_DEPTH: Final = 100
 MAX_REPEAT_COUNT: Final = 2**31 - 2
 """Larger ``{n,m}`` counts are refused: V8 reads them as infinity, the standard does not."""
 
-_MAX_CODE_POINT: Final = 0x10FFFF
-
-_Ranges = tuple[tuple[int, int], ...]
-
-_DIGIT: Final[_Ranges] = ((0x30, 0x39),)
-_WORD: Final[_Ranges] = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
-# ECMA-262 WhiteSpace (TAB, VT, FF, ZWNBSP, USP = category Zs) and LineTerminator.
-_SPACE: Final[_Ranges] = (
-    (0x09, 0x0D),
-    (0x20, 0x20),
-    (0xA0, 0xA0),
-    (0x1680, 0x1680),
-    (0x2000, 0x200A),
-    (0x2028, 0x2029),
-    (0x202F, 0x202F),
-    (0x205F, 0x205F),
-    (0x3000, 0x3000),
-    (0xFEFF, 0xFEFF),
-)
-_LINE_TERMINATORS: Final[_Ranges] = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
-
-
-def _complement(ranges: _Ranges) -> _Ranges:
-    """The code points not in ``ranges`` (sorted, disjoint)."""
-    result: list[tuple[int, int]] = []
-    start = 0
-    for low, high in ranges:
-        if low > start:
-            result.append((start, low - 1))
-        start = high + 1
-    if start <= _MAX_CODE_POINT:
-        result.append((start, _MAX_CODE_POINT))
-    return tuple(result)
-
-
-_CLASS_ESCAPES: Final[dict[str, _Ranges]] = {
-    "d": _DIGIT,
-    "D": _complement(_DIGIT),
-    "w": _WORD,
-    "W": _complement(_WORD),
-    "s": _SPACE,
-    "S": _complement(_SPACE),
-}
 _CONTROL_ESCAPES: Final = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
 _SYNTAX_CHARACTERS: Final = frozenset("^$\\.*+?()[]{}|")
 _IDENTITY_ESCAPES: Final = _SYNTAX_CHARACTERS | {"/"}
 _HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
 _DECIMAL_DIGITS: Final = frozenset("0123456789")
 _ASCII_LETTERS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_PLAIN: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-_EVERYTHING: Final = "\\x00-\\U0010ffff"
 
 
 class EcmaPatternError(ValueError):
@@ -94,37 +59,6 @@ class EcmaPatternError(ValueError):
         self.reason = one_line(reason)
         self.unsupported = unsupported
         super().__init__(f"{self.reason} at offset {position} of the pattern")
-
-
-def _emit_code_point(code: int) -> str:
-    """``code`` as Python pattern text that stands for that one character, anywhere."""
-    if code < 0x80 and chr(code) in _PLAIN:
-        return chr(code)
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
-
-
-def _emit_ranges(ranges: Sequence[tuple[int, int]]) -> str:
-    """Class-body text for ``ranges`` (used between ``[`` and ``]``)."""
-    parts: list[str] = []
-    for low, high in ranges:
-        parts.append(_emit_code_point(low))
-        if high != low:
-            parts.append("-" + _emit_code_point(high))
-    return "".join(parts)
-
-
-_WORD_CLASS: Final = "[" + _emit_ranges(_WORD) + "]"
-# Spelled out: Python's \B never matches the empty string, ECMA's does there.
-_WORD_BOUNDARY: Final = (
-    f"(?:(?<={_WORD_CLASS})(?!{_WORD_CLASS})|(?<!{_WORD_CLASS})(?={_WORD_CLASS}))"
-)
-_NOT_WORD_BOUNDARY: Final = (
-    f"(?:(?<={_WORD_CLASS})(?={_WORD_CLASS})|(?<!{_WORD_CLASS})(?!{_WORD_CLASS}))"
-)
 
 
 def _combine_surrogates(pattern: str) -> str:
@@ -186,7 +120,7 @@ class _Parser:
             self._no_quantifier()
             return
         if char == "\\" and self._peek(1) in ("b", "B"):
-            self.out.append(_WORD_BOUNDARY if self._peek(1) == "b" else _NOT_WORD_BOUNDARY)
+            self.out.append(WORD_BOUNDARY if self._peek(1) == "b" else NOT_WORD_BOUNDARY)
             self.pos += 2
             self._no_quantifier()
             return
@@ -204,14 +138,14 @@ class _Parser:
             raise self._fail(f"lone '{char}' (write \\{char} for the character)")
         elif char == ".":
             self.pos += 1
-            self.out.append("[^" + _emit_ranges(_LINE_TERMINATORS) + "]")
+            self.out.append("[^" + emit_ranges(LINE_TERMINATORS) + "]")
         elif char == "[":
             self._class()
         elif char == "\\":
             self._atom_escape()
         else:
             self.pos += 1
-            self.out.append(_emit_code_point(ord(char)))
+            self.out.append(emit_code_point(ord(char)))
         self._quantifier()
 
     def _no_quantifier(self) -> None:
@@ -325,15 +259,15 @@ class _Parser:
         char = self._peek()
         if not char:
             raise self._fail("'\\' at the end of the pattern", start)
-        if char in _CLASS_ESCAPES:
+        if char in CLASS_ESCAPES:
             self.pos += 1
-            self.out.append("[" + _emit_ranges(_CLASS_ESCAPES[char]) + "]")
+            self.out.append("[" + emit_ranges(CLASS_ESCAPES[char]) + "]")
             return
         if char in _DECIMAL_DIGITS and char != "0":
             raise self._refuse("backreferences are not supported", start)
         if char == "k":
             raise self._refuse("named backreferences are not supported", start)
-        self.out.append(_emit_code_point(self._character_escape(start)))
+        self.out.append(emit_code_point(self._character_escape(start)))
 
     def _character_escape(self, start: int) -> int:
         """The code point of CharacterEscape after ``\\`` (``self.pos`` just past it)."""
@@ -385,7 +319,7 @@ class _Parser:
             digits = self.source[first:end].lstrip("0") or ("0" if end > first else "")
             if end == first or end >= self.end or self.source[end] != "}":
                 raise self._fail("invalid escape: \\u{ needs hex digits and }", start)
-            if len(digits) > 6 or int(digits, 16) > _MAX_CODE_POINT:
+            if len(digits) > 6 or int(digits, 16) > MAX_CODE_POINT:
                 raise self._fail("invalid escape: \\u{...} above 10FFFF", start)
             self.pos = end + 1
             return int(digits, 16)
@@ -401,7 +335,7 @@ class _Parser:
         return code
 
     # -- Character classes ---------------------------------------------------
-    def _class_atom(self) -> tuple[int, _Ranges | None]:
+    def _class_atom(self) -> tuple[int, Ranges | None]:
         """One ClassAtom: a code point, or (-1, ranges) for a class escape."""
         char = self.source[self.pos]
         if char != "\\":
@@ -412,9 +346,9 @@ class _Parser:
         char = self._peek()
         if not char:
             raise self._fail("'\\' at the end of the pattern", start)
-        if char in _CLASS_ESCAPES:
+        if char in CLASS_ESCAPES:
             self.pos += 1
-            return -1, _CLASS_ESCAPES[char]
+            return -1, CLASS_ESCAPES[char]
         if char == "b":
             self.pos += 1
             return 0x08, None
@@ -445,14 +379,14 @@ class _Parser:
                     raise self._fail("a class escape cannot bound a range", atom_start)
                 if high < low:
                     raise self._fail("range out of order in character class", atom_start)
-                parts.append(_emit_ranges(((low, high),)))
+                parts.append(emit_ranges(((low, high),)))
             elif low_set is not None:
-                parts.append(_emit_ranges(low_set))
+                parts.append(emit_ranges(low_set))
             else:
-                parts.append(_emit_code_point(low))
+                parts.append(emit_code_point(low))
         if not parts:
             # [] matches nothing and [^] anything; Python reads "[]" and "[^]" otherwise.
-            self.out.append("[" + ("" if negated else "^") + _EVERYTHING + "]")
+            self.out.append("[" + ("" if negated else "^") + EVERYTHING + "]")
             return
         self.out.append(("[^" if negated else "[") + "".join(parts) + "]")
 
