@@ -1,15 +1,18 @@
 """Every generated file's header sends a maintainer to the file to edit (issue 13, "Layout").
 
-A module copied from a toolkit template names that template, which must
-exist; a file generated from the sources names them, and each must exist. The
-copies are found from the templates themselves, so a copy under a header that
-says "change the sources" fails here whatever its name.
+A file copied from a toolkit template names that template, and a file that
+fills one in names it beside the sources; either must exist. A file generated
+from the sources names them, and each must exist. What comes from a template
+is found from the templates themselves (same target folder, same file name),
+so a copy under a header that says "change the sources" fails here, in any
+target and any comment syntax.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import pytest
 
@@ -24,11 +27,19 @@ ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "generated"
 IMPORT_ROOT = Path(bernstein_signals_toolkit.__file__).resolve().parents[1]
 
-_COPY = re.compile(rf"^# {MARKER}: a copy of the toolkit's (?P<source>\S+)\.$")
-_FROM = re.compile(
-    rf"^(?:# |){MARKER} from (?P<sources>.+) \((?P<name>\S+) (?P<version>\S+)\)[.,]$"
-)
-_FILLS = re.compile(r"^# filling in the toolkit's template (?P<source>\S+)\.$")
+_COPY = re.compile(rf"^{MARKER}: a copy of the toolkit's (?P<source>\S+)\.$")
+_FROM = re.compile(rf"^{MARKER} from (?P<sources>.+) \((?P<name>\S+) (?P<version>\S+)\)[.,]$")
+_FILLS = re.compile(r"^filling in the toolkit's template (?P<source>\S+)\.$")
+_COMMENT = re.compile(r"^(?:# |// )")
+_SENTENCE = re.compile(r"(?<=\.) (?=[A-Z])|(?<=,) (?=filling in )")
+_NOT_YET = {
+    "shell/bernstein-signals.sh": "emitters/shell.py calls python_header(vocabulary) without"
+    " its TEMPLATE (its owner's one-line change: python_header(vocabulary, TEMPLATE))",
+    "typescript": "emitters/typescript.py heads copied templates with header_lines; its"
+    " owner's change: copied_lines(vocabulary, name) there",
+}
+"""Files whose emitter another engineer owns and has not switched yet: strict xfail, so
+the marker must go once they are."""
 
 
 def _generated_files() -> list[Path]:
@@ -38,49 +49,71 @@ def _generated_files() -> list[Path]:
 
 
 def _head(path: Path) -> list[str]:
+    """The header's lines without their comment syntax (JSON: the ``"//"`` member's sentences)."""
+    if path.suffix == ".json":
+        return _SENTENCE.split(json.loads(path.read_text(encoding="utf-8"))["//"])
     lines = path.read_text(encoding="utf-8").splitlines()[:4]
-    return lines[1:] if lines[0] == "<!--" else lines
+    lines = lines[1:] if lines[0] == "<!--" else lines
+    return [_COMMENT.sub("", line) for line in lines]
 
 
-def _copies() -> dict[str, str]:
-    """Generated path -> the template it is a copy of (the binding's runtime modules)."""
-    package = PurePosixPath(PACKAGE)
-    return {
-        (package / PurePosixPath(name).name).as_posix(): name
-        for name in (
-            path.relative_to(TEMPLATES).as_posix() for path in TEMPLATES.glob("python/*.py")
-        )
-    }
+def _from_templates() -> dict[str, str]:
+    """Generated path -> the template it comes from: the template's name in its target's folder."""
+    templates: dict[tuple[str, str], str] = {}
+    for path in TEMPLATES.rglob("*"):
+        if path.is_file() and "__pycache__" not in path.parts:
+            name = path.relative_to(TEMPLATES)
+            templates[(name.parts[0], name.name)] = name.as_posix()
+    found = {}
+    for path in _generated_files():
+        name = path.relative_to(GENERATED)
+        template = templates.get((name.parts[0], name.name))
+        if template is not None:
+            found[name.as_posix()] = template
+    return found
 
 
 def test_template_copies_are_known() -> None:
-    """The check below looks at a real set of copies, all of them generated."""
-    copies = _copies()
-    assert len(copies) >= 10
-    for path in copies:
-        assert (GENERATED / path).is_file(), path
+    """The check below looks at a real set of copies, the binding's runtime among them."""
+    copies = _from_templates()
+    runtime = [path for path in copies if path.startswith(PACKAGE + "/")]
+    assert len(runtime) >= 10
+    assert len(runtime) == len(list(TEMPLATES.glob("python/*.py")))
+
+
+def _marks(path: Path) -> list[pytest.MarkDecorator]:
+    relative = path.relative_to(GENERATED).as_posix()
+    if relative not in _from_templates():
+        return []
+    reasons = [_NOT_YET.get(relative), _NOT_YET.get(relative.split("/", 1)[0])]
+    return [pytest.mark.xfail(strict=True, reason=reason) for reason in reasons if reason]
 
 
 @pytest.mark.parametrize(
-    "path", _generated_files(), ids=lambda path: path.relative_to(GENERATED).as_posix()
+    "path",
+    [pytest.param(path, marks=_marks(path)) for path in _generated_files()],
+    ids=lambda path: path.relative_to(GENERATED).as_posix(),
 )
 def test_every_file_names_where_to_edit_it(path: Path) -> None:
     relative = path.relative_to(GENERATED).as_posix()
     head = _head(path)
-    template = _copies().get(relative)
-    if template is not None:
-        copy = _COPY.match(head[0])
-        assert copy, f"generated/{relative} is a copy of {template} but says: {head[0]}"
+    template = _from_templates().get(relative)
+    copy = _COPY.match(head[0])
+    if copy:
         source = copy["source"]
+        assert template is not None, f"generated/{relative} names {source}, not its template"
         assert source == template_source(template)
         assert (IMPORT_ROOT / source).is_file(), f"generated/{relative} names {source}"
-        assert head[1] == f"# Do not edit: edit {source} and run `{REGENERATE}`."
+        assert head[1] == f"Do not edit: edit {source} and run `{REGENERATE}`."
         return
     generated = _FROM.match(head[0])
     assert generated, f"generated/{relative} names no sources: {head[0]}"
     for source in generated["sources"].split(", "):
         assert list(ROOT.glob(source)), f"generated/{relative} names {source}, which is missing"
     fills = _FILLS.match(head[1])
+    if template is not None:
+        assert fills, f"generated/{relative} comes from {template} but names only the sources"
+        assert fills["source"] == template_source(template)
     if fills:
         assert (IMPORT_ROOT / fills["source"]).is_file(), f"{relative} names {fills['source']}"
     assert any(f"run `{REGENERATE}`" in line for line in head[1:3]), relative
