@@ -12,6 +12,11 @@ The command runs in its own process group. SIGINT, SIGTERM and SIGHUP sent to
 once); a group still running a grace period later is killed. An interrupted
 run ends with FAILED ``signal NAME`` (unless the command printed a terminal)
 and ``wrap`` exits 128+N for the signal N it received.
+
+With ``--native claude|codex`` the command's stdout is its native JSON event
+stream: each event that maps to a signal is relayed as that signal's line,
+every other line as it came (:mod:`._native_run`), and whether a terminal was
+emitted is read from that mapped stream.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from ..errors import UsageError
 from ..roles import VERSION_ROLE, role_field
 from ..runtime_vocabulary import RuntimeVocabulary
 from ._inputs import add_vocabulary_argument, vocabulary_of
+from ._native_run import NativeStream, add_native_argument, check_command, native_of
 from ._process import (
     ProcessGroup,
     add_command_argument,
@@ -41,6 +47,11 @@ _CHUNK = 1 << 16
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    add_native_argument(
+        parser,
+        what="each event that maps to a signal is relayed as that signal's line, the rest as"
+        " it came",
+    )
     add_vocabulary_argument(parser)
     add_command_argument(parser)
 
@@ -88,21 +99,29 @@ def _terminals(vocabulary: RuntimeVocabulary) -> _Terminals:
 
 
 def _relay(
-    group: ProcessGroup, process: subprocess.Popen[bytes], vocabulary: RuntimeVocabulary
+    group: ProcessGroup,
+    process: subprocess.Popen[bytes],
+    vocabulary: RuntimeVocabulary,
+    native: NativeStream | None,
 ) -> tuple[bool, bytes]:
-    """Copy the command's stdout to ours; whether it emitted a terminal, and its last byte."""
+    """Copy the command's stdout (mapped, with ``native``) to ours; whether it emitted a
+    terminal, and its last byte."""
     assert process.stdout is not None
     source, target = process.stdout.fileno(), sys.stdout.fileno()
     scanner = vocabulary.signal_scanner()
     terminal, last = False, b"\n"
-    while group.select([source], []) is not None:
-        chunk = os.read(source, _CHUNK)
-        if not chunk:
+    while True:
+        chunk = b"" if group.select([source], []) is None else os.read(source, _CHUNK)
+        ended = not chunk
+        if native is not None:
+            chunk = native.close() if ended else native.feed(chunk)
+        if chunk:
+            write_all(target, chunk)
+            last = chunk[-1:]
+            if not terminal:
+                terminal = any(record.signal.is_terminal for record in scanner.feed(chunk))
+        if ended:
             break
-        write_all(target, chunk)
-        last = chunk[-1:]
-        if not terminal:
-            terminal = any(record.signal.is_terminal for record in scanner.feed(chunk))
     if not terminal:
         terminal = any(record.signal.is_terminal for record in scanner.close())
     return terminal, last
@@ -112,11 +131,15 @@ def run(args: argparse.Namespace) -> int:
     command = command_of(args)
     vocabulary = vocabulary_of(args)
     terminals = _terminals(vocabulary)
+    cli = native_of(args)
+    if cli is not None:
+        check_command(cli, command)
+    native = None if cli is None else NativeStream(cli, vocabulary, keep=True)
     sys.stdout.flush()
     group = ProcessGroup(command, stdout=subprocess.PIPE)
     with group as process:
         try:
-            terminal, last = _relay(group, process, vocabulary)
+            terminal, last = _relay(group, process, vocabulary, native)
         except BrokenPipeError:
             # Our reader went away: close the pipe so that the command gets SIGPIPE too.
             assert process.stdout is not None

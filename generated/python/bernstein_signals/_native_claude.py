@@ -28,7 +28,10 @@ by allowing the tool with ``updatedInput.answers`` (question text -> label),
 as the Agent SDK's user-input guide documents. The CLI asks on stdin only when
 run with ``--input-format stream-json --permission-prompt-tool stdio``;
 without them it denies the tool (``permission_denials``) and the QUESTION
-mapped from the tool use cannot be answered.
+mapped from the tool use cannot be answered. With ``--input-format
+stream-json`` the prompt comes on stdin too, as the user message the Agent
+SDK writes for a prompt: ``{"type": "user", "message": {"role": "user",
+"content": ...}, "parent_tool_use_id": null, "session_id": ""}``.
 
 What each event becomes is :data:`~._native_support.NATIVE_EVENT_TABLE`.
 """
@@ -135,6 +138,14 @@ class ClaudeStreamJsonParser(NativeJsonParser):
         """AskUserQuestion tool use id -> its control request id once the CLI asks (or None)."""
         self._error_code: str | None = None
         """The last assistant ``error`` (``authentication_failed``): a failed result's cause."""
+
+    @staticmethod
+    def prompt_line(prompt: str) -> str:
+        """The user message (one line, no newline) that gives the CLI its prompt on stdin."""
+        message = {"role": "user", "content": prompt}
+        return json.dumps(
+            {"type": "user", "message": message, "parent_tool_use_id": None, "session_id": ""}
+        )
 
     def reply_line(self, reply: object) -> str | None:
         """The ``control_response`` line (no newline) for a reply, or None if none is pending.
