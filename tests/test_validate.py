@@ -413,3 +413,23 @@ def test_stdin_is_read_as_bytes() -> None:
     result = _cli(stdin=b"\xff\xfeBERNSTEIN:COMPLETED\n" + noise)
     assert result.returncode == 0
     assert b"BS214" in result.stdout or b"BS001" in result.stdout
+
+
+def test_check_options_and_keywords_are_one_set() -> None:
+    """The entry points take CheckOptions or its fields as keywords, with the same result;
+    a keyword that is no option is a TypeError, as for any function.
+    """
+    from bernstein_signals_toolkit.validate.check_options import CheckOptions
+
+    lines = ["BERNSTEIN:COMPLETED  {}", "BERNSTEIN:COMPLETED\t{}", "BERNSTEIN:FAILED"]
+    keywords = conformance_report(lines, lenient=True, run_id="r", enabled=frozenset({"BS206"}))
+    options = CheckOptions(lenient=True, run_id="r", enabled=frozenset({"BS206"}))
+    assert conformance_report(lines, options).to_dict() == keywords.to_dict()
+    over = conformance_report(lines, options, lenient=False)
+    assert [d.severity for d in over.diagnostics] == [Severity.WARNING]
+    assert [d.severity for d in keywords.diagnostics] == [Severity.INFORMATION]
+    with pytest.raises(TypeError):
+        conformance_report(lines, lenients=True)
+    data = "\n".join(lines).encode()
+    binary = report_from_binary(io.BytesIO(data), options)
+    assert binary.to_dict() == keywords.to_dict()

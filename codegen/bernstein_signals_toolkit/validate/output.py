@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from . import formats
 from .diagnostics import Diagnostic
-from .report import ConformanceReport, ReportSink, SeenSignal, signal_dict
+from .run_report import ConformanceReport, ReportSink, SeenSignal, signal_dict
 
 __all__ = ["SPOOL_BYTES", "Output", "output_for"]
 

@@ -8,14 +8,12 @@ whatever the stream's length.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple, Protocol
+from dataclasses import replace
+from typing import Any
 
 from bernstein_signals import SignalKind, StreamSignal
 from bernstein_signals.scanning import (
-    DEFAULT_MAX_LINE_BYTES,
     LineScanner,
     Readable,
     ScannedLine,
@@ -23,13 +21,21 @@ from bernstein_signals.scanning import (
 )
 
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
+from .check_options import CheckOptions, check_options
 from .codes import CODES, Severity
 from .diagnostics import Diagnostic, build_diagnostic
 from .lines import LineChecker, trigger_word, utf8_length
+from .run_report import (
+    REPORT_FORMAT_VERSION,
+    ConformanceReport,
+    ReportSink,
+    SeenSignal,
+)
 
 __all__ = [
     "MAX_TRACKED",
     "REPORT_FORMAT_VERSION",
+    "CheckOptions",
     "ConformanceReport",
     "ReportSink",
     "SeenSignal",
@@ -39,126 +45,31 @@ __all__ = [
     "trigger_bytes",
 ]
 
-REPORT_FORMAT_VERSION = 1
-"""The version of ``ConformanceReport.to_dict()``'s shape (see report.schema.json)."""
 MAX_TRACKED = 10_000
 """Distinct QUESTION ids, and PLAN_DRAFT paths, a checker remembers per run (BS308 past it)."""
-
-
-class SeenSignal(NamedTuple):
-    line: int
-    signal: StreamSignal
-
-
-class ReportSink(Protocol):
-    """Receives a run's findings as they are made, instead of the report keeping them."""
-
-    def signal(self, seen: SeenSignal) -> None: ...
-
-    def diagnostic(self, diagnostic: Diagnostic) -> None: ...
-
-
-@dataclass
-class ConformanceReport:
-    """What one adapter run's stdout says about its use of the protocol.
-
-    ``signals`` and ``diagnostics`` hold what was kept; what went to a sink is
-    only counted (``streamed_*``). Counts and verdicts cover both, so a caller
-    may still append a diagnostic after the run.
-    """
-
-    run_id: str | None
-    lines: int = 0
-    signals: list[SeenSignal] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    missing_terminal_signal: list[str] = field(default_factory=list)
-    """The run ids (one, or "-" without an id) of runs that emitted no terminal signal."""
-    streamed_kinds: Counter[str] = field(default_factory=Counter)
-    streamed_severities: Counter[Severity] = field(default_factory=Counter)
-    kinds: tuple[str, ...] = field(default_factory=lambda: built_in().kinds)
-    """The vocabulary's kinds: ``counts`` lists each."""
-    adapter: dict[str, Any] | None = None
-    """conform only: the adapter's ``exit_status`` and the ``answers`` it was given."""
-
-    @property
-    def counts(self) -> dict[str, int]:
-        """Signals per kind, every kind of the vocabulary listed."""
-        seen = Counter(str(record.signal.kind) for record in self.signals)
-        seen.update(self.streamed_kinds)
-        return {kind: seen.get(kind, 0) for kind in self.kinds}
-
-    @property
-    def signal_count(self) -> int:
-        return len(self.signals) + self.streamed_kinds.total()
-
-    def count(self, severity: Severity) -> int:
-        kept = sum(1 for d in self.diagnostics if d.severity is severity)
-        return kept + self.streamed_severities[severity]
-
-    @property
-    def passed(self) -> bool:
-        """No errors; warnings and information never fail a run."""
-        return self.count(Severity.ERROR) == 0
-
-    def header(self) -> dict[str, Any]:
-        """Every field of :meth:`to_dict` except the signal and diagnostic lists."""
-        return {
-            "format_version": REPORT_FORMAT_VERSION,
-            "run_id": self.run_id,
-            "lines": self.lines,
-            "passed": self.passed,
-            "counts": self.counts,
-            "summary": {severity.value: self.count(severity) for severity in Severity},
-            "missing_terminal_signal": list(self.missing_terminal_signal),
-            **({} if self.adapter is None else {"adapter": self.adapter}),
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **self.header(),
-            "signals": [signal_dict(record) for record in self.signals],
-            "diagnostics": [diagnostic.to_dict() for diagnostic in self.diagnostics],
-        }
-
-
-def signal_dict(record: SeenSignal) -> dict[str, Any]:
-    """One signal as ``to_dict`` lists it."""
-    return {
-        "line": record.line,
-        "kind": str(record.signal.kind),
-        "payload": record.signal.payload,
-        "raw_line": record.signal.raw_line,
-    }
 
 
 class StreamChecker:
     """Feeds lines through the line checks and keeps the stream-level state of one run."""
 
     def __init__(
-        self,
-        *,
-        run_id: str | None = None,
-        lenient: bool = False,
-        enabled: frozenset[str] | None = None,
-        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-        live: bool = False,
-        sink: ReportSink | None = None,
-        vocabulary: RuntimeVocabulary | None = None,
-        unknown_kinds: Severity | None = Severity.WARNING,
+        self, options: CheckOptions | None = None, *, sink: ReportSink | None = None, **fields: Any
     ) -> None:
-        self.enabled = frozenset(CODES) if enabled is None else enabled
-        self.vocabulary = vocabulary or built_in()
-        self.live = live
+        """``fields``: any of :class:`CheckOptions`' fields, over ``options``."""
+        self.options = options = check_options(options, fields)
+        self.enabled = frozenset(CODES) if options.enabled is None else options.enabled
+        self.vocabulary = options.vocabulary or built_in()
+        self.live = options.live
         """Whether the caller sees both sides of the run and reports answers
         (:meth:`answered`): then a QUESTION id reused while unanswered is an error
         and reuse after the answer is fine."""
-        self.max_line_bytes = max_line_bytes
-        self.report = ConformanceReport(run_id, kinds=self.vocabulary.kinds)
+        self.max_line_bytes = options.max_line_bytes
+        self.report = ConformanceReport(options.run_id, kinds=self.vocabulary.kinds)
         self._lines = LineChecker(
-            lenient=lenient,
+            lenient=options.lenient,
             enabled=self.enabled,
             vocabulary=self.vocabulary,
-            unknown_kinds=unknown_kinds,
+            unknown_kinds=options.unknown_kinds,
         )
         self._terminal: SeenSignal | None = None
         self._question_ids: dict[str, int] = {}
@@ -392,25 +303,17 @@ def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | bytes]]
 
 def conformance_report(
     lines: Iterable[str | bytes],
+    options: CheckOptions | None = None,
     *,
-    run_id: str | None = None,
-    lenient: bool = False,
-    enabled: frozenset[str] | None = None,
-    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     sink: ReportSink | None = None,
-    vocabulary: RuntimeVocabulary | None = None,
-    unknown_kinds: Severity | None = Severity.WARNING,
+    **fields: Any,
 ) -> ConformanceReport:
-    """Check one run's stdout, given as lines (str or bytes, terminators optional)."""
-    checker = StreamChecker(
-        run_id=run_id,
-        lenient=lenient,
-        enabled=enabled,
-        max_line_bytes=max_line_bytes,
-        sink=sink,
-        vocabulary=vocabulary,
-        unknown_kinds=unknown_kinds,
-    )
+    """Check one run's stdout, given as lines (str or bytes, terminators optional).
+
+    ``fields``: any of :class:`CheckOptions`' fields, over ``options``.
+    """
+    checker = StreamChecker(options, sink=sink, **fields)
+    max_line_bytes = checker.max_line_bytes
     trigger = trigger_bytes(checker.vocabulary)
     count = 0
     for count, line in _numbered(lines):
@@ -428,30 +331,19 @@ def conformance_report(
 
 def report_from_binary(
     stream: Readable,
+    options: CheckOptions | None = None,
     *,
-    run_id: str | None = None,
-    lenient: bool = False,
-    enabled: frozenset[str] | None = None,
-    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     sink: ReportSink | None = None,
-    vocabulary: RuntimeVocabulary | None = None,
-    unknown_kinds: Severity | None = Severity.WARNING,
+    **fields: Any,
 ) -> ConformanceReport:
     """Check a binary stream; only signal-like lines reach Python code.
 
     With a ``sink`` the memory is constant: findings go to it as they are made.
+    ``fields``: any of :class:`CheckOptions`' fields, over ``options``.
     """
-    checker = StreamChecker(
-        run_id=run_id,
-        lenient=lenient,
-        enabled=enabled,
-        max_line_bytes=max_line_bytes,
-        sink=sink,
-        vocabulary=vocabulary,
-        unknown_kinds=unknown_kinds,
-    )
+    checker = StreamChecker(options, sink=sink, **fields)
     scanner = LineScanner(
-        trigger_bytes(checker.vocabulary), fold_case=True, max_line_bytes=max_line_bytes
+        trigger_bytes(checker.vocabulary), fold_case=True, max_line_bytes=checker.max_line_bytes
     )
     for chunk in read_chunks(stream):
         _feed_scanned(checker, scanner.feed(chunk))

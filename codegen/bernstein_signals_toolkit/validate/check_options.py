@@ -1,0 +1,41 @@
+"""How one run is checked: every option of the stream checker and its default, in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
+
+from ..runtime_vocabulary import RuntimeVocabulary
+from .codes import Severity
+
+__all__ = ["CheckOptions", "check_options"]
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """The entry points (:class:`~.report.StreamChecker`, ``conformance_report``,
+    ``report_from_binary``) take one of these, or its fields as keywords.
+    """
+
+    run_id: str | None = None
+    lenient: bool = False
+    """Judge lines as lenient readers do (lenient-only deviations become information)."""
+    enabled: frozenset[str] | None = None
+    """The codes reported (``--select``/``--ignore``); None: every code."""
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    live: bool = False
+    """The caller sees both sides of the run and reports answers (``conform``)."""
+    vocabulary: RuntimeVocabulary | None = None
+    """None: the built-in vocabulary."""
+    unknown_kinds: Severity | None = Severity.WARNING
+    """BS216's severity (``--unknown-kinds``); None: not reported."""
+
+
+def check_options(options: CheckOptions | None, fields: dict[str, Any]) -> CheckOptions:
+    """``options`` (default: all defaults) with the keyword ``fields`` a caller gave over it.
+
+    A name that is not an option raises TypeError, as an unknown keyword does.
+    """
+    return replace(options or CheckOptions(), **fields)
