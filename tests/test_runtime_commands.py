@@ -209,6 +209,11 @@ def test_conform_text_output_and_usage_errors(tmp_path: Path) -> None:
     assert result.returncode == 1  # its question went unanswered
     assert b"warning[BS301] MissingTerminalSignal" in result.stdout
     assert b"error[BS403] QUESTION" in result.stdout
+    # the place is named in words (the run is no file an editor opens at path:line:col)
+    findings = result.stdout.decode().splitlines()
+    place = re.compile(r"stdout line \d+, column \d+: (error|warning|information)\[BS\d{3}\] ")
+    assert findings
+    assert all(place.match(line) for line in findings), findings
     assert b"; 1 signal(s): " in result.stderr  # a run is no "1 file(s)"
     _one_line_error(_cli("conform", "--", "no-such-adapter-xyz"), 127, "command not found")
     _one_line_error(_cli("conform"), 2, "no command given")

@@ -138,9 +138,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=formats.FORMATS,
         default="text",
-        help="the report on stdout, as validate writes it: text (default), json (plus the"
-        " adapter's exit status and the answers given), sarif (2.1.0) or github (workflow"
-        " commands); the location is the command line, lines are stdout line numbers",
+        help="the report on stdout, as validate writes it: text (default; each finding at"
+        " 'stdout line N, column C'), json (plus the adapter's exit status and the answers"
+        " given), sarif (2.1.0) or github (workflow commands), whose location is the command"
+        " line with stdout line numbers",
     )
     parser.add_argument(
         "--expect-exit",
