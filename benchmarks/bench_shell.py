@@ -14,7 +14,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from bernstein_signals_toolkit.emitters.shell import SHELLS
+from tests.shell_support import SHELLS
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"

@@ -15,15 +15,22 @@ import pytest
 from bernstein_signals import VOCABULARY_VERSION, format_signal
 from bernstein_signals.fields import COMPLETED_VOCABULARY, FAILED_VOCABULARY
 from bernstein_signals_toolkit.emitters import shell as shell_emitter
-from bernstein_signals_toolkit.emitters.shell import SHELLS as SUPPORTED_SHELLS
 from bernstein_signals_toolkit.load import load_vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"
 UTF8 = "C.UTF-8"
 
-# name -> command; each is a Debian package of the same name (ksh93: ksh93u+m).
-SHELLS = SUPPORTED_SHELLS
+SHELLS: dict[str, tuple[str, ...]] = {
+    "bash": ("bash",),
+    "dash": ("dash",),
+    "busybox": ("busybox", "sh"),
+    "zsh": ("zsh",),
+    "mksh": ("mksh",),
+    "ksh93": ("ksh93",),
+}
+"""The shells the library supports (tests and benchmarks run each): name -> command.
+Each is a Debian package of the same name (ksh93: ksh93u+m)."""
 NO_EXTERNALS = ("bash", "zsh", "mksh", "ksh93")
 """Shells that must emit without starting any external program."""
 

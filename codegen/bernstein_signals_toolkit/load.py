@@ -21,7 +21,7 @@ from lark.lexer import PatternStr
 
 from .errors import SourceError
 from .model import Grammar, JSONValue, Kind, Property, ReplySchema, Vocabulary
-from .names import check_vocabulary
+from .names import PROPERTY_NAME, check_vocabulary
 from .roles import REPLY_DOCUMENT, ROLE_KEYWORD, VERSION_ROLE, check_document_roles
 
 __all__ = [
@@ -46,7 +46,6 @@ _SEMVER = re.compile(
     r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
     r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
 )
-_PROPERTY_NAME = re.compile(r"[a-z][a-z0-9_]*")
 _JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 
 
@@ -175,7 +174,7 @@ def _properties(path: Path, schema: dict[str, Any], document: str) -> tuple[Prop
     result = []
     # Author order: it is the order docs list fields in; `required` fixes positionals.
     for name, subschema in properties.items():
-        if not _PROPERTY_NAME.fullmatch(name) or keyword.iskeyword(name):
+        if not PROPERTY_NAME.fullmatch(name) or keyword.iskeyword(name):
             raise SourceError(
                 path,
                 "property-name",

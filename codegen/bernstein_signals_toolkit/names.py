@@ -21,6 +21,9 @@ from .model import JSONValue, SchemaDocument, Vocabulary
 
 __all__ = [
     "IDENTIFIER_KIND",
+    "PROPERTY_NAME",
+    "PROPERTY_NAME_FIRST",
+    "PROPERTY_NAME_REST",
     "check_python_names",
     "check_shell_names",
     "check_vocabulary",
@@ -29,6 +32,14 @@ __all__ = [
 
 IDENTIFIER_KIND = re.compile(r"[A-Z][A-Z0-9_]*")
 """Kind names every binding can use as an identifier (and bernstein_emit checks)."""
+PROPERTY_NAME = re.compile(r"[a-z][a-z0-9_]*")
+"""A property name (a payload key), lower_snake_case: a Python identifier, a shell word and
+a JSON key as is. load refuses any other; the CLI's emit and the shell's bernstein_emit
+check keys with it (the shell through the two lists below, substituted into its template)."""
+PROPERTY_NAME_FIRST = "".join(c for c in map(chr, range(128)) if PROPERTY_NAME.fullmatch(c))
+"""The characters a property name may start with."""
+PROPERTY_NAME_REST = "".join(c for c in map(chr, range(128)) if PROPERTY_NAME.fullmatch("a" + c))
+"""The characters of a property name, in code point order (the shell sorts keys by it)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -11,10 +11,13 @@
 # that use `set -euo pipefail` (bash) or `set -eu` (sh). Every function takes
 # --help. Public functions:
 #
-#   bernstein_<kind>   one per kind (blocked, completed, failed, plan_draft, plan_ready, question): required fields are positional
-#                      in the schema's `required` order, optional ones are
-#                      `--<property> VALUE`, an array repeats its option once
-#                      per item, `--` ends the options.
+#   bernstein_<kind>   one per kind (blocked, completed, failed, plan_draft, plan_ready, question): required scalar fields are
+#                      positional in the schema's `required` order, the others
+#                      are `--<property> VALUE` (an array repeats its option
+#                      once per item). An argument is an option only if it is
+#                      `--NAME` (NAME lowercase letters, digits, _ and -): an
+#                      unknown one is an error, anything else (-3, ---,
+#                      "- step") is a value. `--` ends the options.
 #   bernstein_emit     KIND [key=value | key:=JSON]...: any kind, any extras.
 #   bernstein_run      CMD [ARG]...: run CMD, then COMPLETED or FAILED "exit N".
 #   bernstein_ask      [--var NAME] QUESTION [--options O]... [--id ID]
@@ -24,7 +27,7 @@
 #
 # Status: 0 done; 1 nothing written (stdout failed) or no reply (end of
 # input, timeout); 2 usage or schema error: a message on stderr and nothing on
-# stdout; 3 malformed reply. Lines are byte-identical to the Python binding's
+# stdout. Lines are byte-identical to the Python binding's
 # format_signal: keys in code point order, no spaces, non-ASCII kept as UTF-8,
 # C0 controls, U+0085, U+2028 and U+2029 escaped.
 #
@@ -203,7 +206,7 @@ _bsig_leave() {
 _bsig_clear() {
   _bsig_s='' _bsig_f='' _bsig_af='' _bsig_dec='' _bsig_j='' _bsig_q='' _bsig_x=''
   _bsig_b1='' _bsig_b2='' _bsig_b3='' _bsig_b4='' _bsig_rto='' _bsig_key='' _bsig_a=''
-  _bsig_line_rest=''
+  _bsig_line_rest='' _bsig_raw=''
 }
 
 # -- JSON string escaping --------------------------------------------------------
@@ -500,6 +503,21 @@ _bsig_line() {
   return 0
 }
 
+# -- the calling convention: one argument parser, read by every kind's function ----
+
+# _bsig_opt ARG: _bsig_o becomes NAME when ARG has the option shape --NAME
+# (NAME: a lowercase letter, then lowercase letters, digits, _ or -), else
+# ''. Only such an argument is an option; any other (-3, ---, "- step", text
+# with a line break) is a value.
+_bsig_opt() {
+  _bsig_o=''
+  case $1 in
+    --[abcdefghijklmnopqrstuvwxyz]*)
+      case ${1#--} in *[!abcdefghijklmnopqrstuvwxyz0123456789_-]*) ;; *) _bsig_o=${1#--} ;; esac
+      ;;
+  esac
+}
+
 # _bsig_need COUNT OPTION: an option's value must follow it.
 _bsig_need() {
   [ "$1" -ge 2 ] && return 0
@@ -507,9 +525,95 @@ _bsig_need() {
   return 2
 }
 
+# _bsig_unknown NAME OPTIONS: the message for --NAME, which OPTIONS (a table
+# as _bsig_args reads it) lacks. NAME is cut to 32 characters.
 _bsig_unknown() {
-  _bsig_err "unknown option $1 (use -- before an argument that starts with -; try --help)"
+  _bsig_x=$1 _bsig_y=''
+  [ "${#_bsig_x}" -le 32 ] || _bsig_x=${_bsig_x%"${_bsig_x#????????????????????????????????}"}...
+  case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
+  for _bsig_e in $2; do _bsig_y="$_bsig_y, --${_bsig_e%+}"; done
+  _bsig_err "unknown option --$_bsig_x (${_bsig_y:+options: ${_bsig_y#, }; }try --help)"
   return 2
+}
+
+# _bsig_args KIND POSITIONALS OPTIONS ARG...: read ARGs by the calling
+# convention against KIND's tables (_bsig_P_KIND, _bsig_O_KIND, generated):
+# POSITIONALS holds "name:METAVAR " per positional field in order, OPTIONS
+# " name " per option (" name+ " when it repeats, once per item). Each field's
+# value goes to _bsig_v_NAME, with _bsig_s_NAME=1 once given; each item of a
+# repeated option goes to _bsig_i_KIND NAME ITEM, which checks and appends it.
+# --help prints KIND's help and sets _bsig_hp. Status 2 with a message for a
+# call the convention refuses.
+_bsig_args() {
+  _bsig_k=$1 _bsig_pn=$2 _bsig_po=$2 _bsig_op=$3 _bsig_hp='' _bsig_dd=''
+  shift 3
+  # zsh splits the tables below only with shwordsplit (until this returns).
+  case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
+  for _bsig_x in $_bsig_po $_bsig_op; do
+    _bsig_x=${_bsig_x%%[:+]*}
+    eval "_bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0"
+  done
+  while [ "$#" -gt 0 ]; do
+    _bsig_o=''
+    if [ -z "$_bsig_dd" ]; then
+      case $1 in
+        --)
+          _bsig_dd=1
+          shift
+          continue
+          ;;
+        --help)
+          "_bsig_help_$_bsig_k"
+          _bsig_hp=1
+          return 0
+          ;;
+      esac
+      _bsig_opt "$1"
+    fi
+    if [ -n "$_bsig_o" ]; then
+      case $_bsig_op in
+        *" $_bsig_o+ "*)
+          _bsig_need "$#" "$1" || return
+          eval "_bsig_s_$_bsig_o=1"
+          "_bsig_i_$_bsig_k" "$_bsig_o" "$2" || return
+          ;;
+        *" $_bsig_o "*)
+          _bsig_need "$#" "$1" || return
+          eval "_bsig_x=\$_bsig_s_$_bsig_o"
+          [ -z "$_bsig_x" ] || { _bsig_err "$1 given twice"; return 2; }
+          eval "_bsig_s_$_bsig_o=1 _bsig_v_$_bsig_o=\$2"
+          ;;
+        *) _bsig_unknown "$_bsig_o" "$_bsig_op"; return ;;
+      esac
+      shift 2
+      continue
+    fi
+    if [ -z "$_bsig_po" ]; then
+      _bsig_opt "$1"
+      if [ -n "$_bsig_dd" ] && [ -n "$_bsig_o" ] && _bsig_known "$_bsig_o" "$_bsig_op"; then
+        _bsig_err "$1 after --: options go before -- (try --help)"
+      elif [ -z "$_bsig_pn" ]; then
+        _bsig_err "takes no positional argument (try --help)"
+      else
+        _bsig_err "too many arguments (try --help)"
+      fi
+      return 2
+    fi
+    _bsig_x=${_bsig_po%%:*} _bsig_po=${_bsig_po#* }
+    eval "_bsig_s_$_bsig_x=1 _bsig_v_$_bsig_x=\$1"
+    shift
+  done
+  [ -n "$_bsig_po" ] || return 0
+  _bsig_y=''
+  for _bsig_e in $_bsig_po; do _bsig_y="$_bsig_y ${_bsig_e#*:}"; done
+  _bsig_err "missing argument(s):$_bsig_y (try --help)"
+  return 2
+}
+
+# _bsig_known NAME OPTIONS: is --NAME one of OPTIONS (a table as _bsig_args reads it)?
+_bsig_known() {
+  case $2 in *" $1 "* | *" $1+ "*) return 0 ;; esac
+  return 1
 }
 
 # _bsig_is_int VALUE: a JSON integer as format_signal writes it (no leading
@@ -1095,19 +1199,6 @@ _bsig_raw_surrogate() {
 
 # -- bernstein_emit --------------------------------------------------------------
 
-# shellcheck disable=SC2016 # help text, printed as it is
-_bsig_help_emit() {
-  _bsig_out 'Usage: bernstein_emit KIND [key=value | key:=JSON]...
-
-Emit BERNSTEIN:KIND with the given fields, for any kind and for extras.
-key=value makes a JSON string; key:=JSON copies JSON verbatim after checking
-that it is exactly one JSON value on one line (not re-formatted: write it
-compact for a line that matches format_signal). Keys are lower_snake_case, at
-most once each, and come out in code point order. With no field the line has
-no payload. The payload is not checked against the kind'"'"'s schema: use the
-kind'"'"'s own function for that.'
-}
-
 # _bsig_key_lt A B: is key A before key B in code point order? Keys are
 # lower_snake_case, so this compares with a table instead of the locale.
 _bsig_key_lt() {
@@ -1155,7 +1246,7 @@ _bsig_do_emit() {
         ;;
     esac
     case $_bsig_key in
-      '' | [!abcdefghijklmnopqrstuvwxyz]* | *[!abcdefghijklmnopqrstuvwxyz0123456789_]*)
+      '' | [!abcdefghijklmnopqrstuvwxyz]* | *[!0123456789_abcdefghijklmnopqrstuvwxyz]*)
         _bsig_err "key '$_bsig_key' is not lower_snake_case"
         return 2
         ;;
@@ -1194,18 +1285,6 @@ _bsig_do_emit() {
 
 # -- bernstein_run ---------------------------------------------------------------
 
-# shellcheck disable=SC2016 # help text, printed as it is
-_bsig_help_run() {
-  _bsig_out 'Usage: bernstein_run CMD [ARG]...
-
-Run CMD with its output untouched, then emit COMPLETED if it exits 0, or
-FAILED with reason "exit N"; return CMD'"'"'s exit status. CMD runs as the
-condition of an if, so `set -e` does not apply inside a shell function CMD.
-A shell cannot see CMD'"'"'s output: it cannot tell whether CMD printed a
-terminal signal itself or ended without a newline (the signal would then be
-glued to its last line). `bernstein-signals wrap` can.'
-}
-
 # shellcheck disable=SC2120 # may be called without arguments
 _bsig_do_run() {
   _bsig_fn=bernstein_run
@@ -1228,20 +1307,6 @@ _bsig_do_run() {
 }
 
 # -- bernstein_ask ---------------------------------------------------------------
-
-# shellcheck disable=SC2016 # help text, printed as it is
-_bsig_help_ask() {
-  _bsig_out 'Usage: bernstein_ask [--var NAME] [--timeout SECONDS] QUESTION [--options O]... [--id ID]
-
-Emit a QUESTION (arguments as for bernstein_question), then read reply lines
-{"in_reply_to": ..., "answer": ...} from stdin. With --id, the first
-reply whose in_reply_to is ID is taken; without, the first whose
-in_reply_to is null. Other replies are skipped with a note on stderr.
-The answer is decoded and stored in the variable NAME (default
-BERNSTEIN_ANSWER), never printed.
-Status: 1 end of input or timeout, 2 bad arguments, 3 malformed reply, with a
-message on stderr. --timeout needs a shell whose read has -t (not dash).'
-}
 
 # _bsig_reply: parse the reply in _bsig_s. Sets _bsig_rnull (the reply-to
 # field is null), _bsig_rto (its value, decoded) and _bsig_af (the answer's
@@ -1294,29 +1359,26 @@ _bsig_reply() {
   return 1
 }
 
-# _bsig_read_t: read a reply line into _bsig_s within _bsig_tmo seconds.
-# Status 0, 1 at end of input, above 128 at the timeout with the partial line
-# in _bsig_s. bash's and mksh's read -t do exactly that. zsh's waits past a
-# partial line, ksh93's and busybox's drop it: there, one byte at a time,
-# against a deadline on a clock in microseconds (zsh: a local float SECONDS;
-# ksh93: SECONDS; busybox: EPOCHREALTIME).
+# _bsig_read_t: read a reply line into _bsig_s before the deadline that
+# _bsig_deadline set (_bsig_limit microseconds after _bsig_t0), so that lines
+# skipped before the reply count against --timeout. Status 0, 1 at end of
+# input, above 128 at the timeout with the partial line in _bsig_s. bash's and
+# mksh's read -t do exactly that. zsh's waits past a partial line, ksh93's and
+# busybox's drop it: there, one byte at a time. The clock is in microseconds
+# (zsh: a float SECONDS local to bernstein_ask; ksh93: SECONDS; bash, mksh and
+# busybox: EPOCHREALTIME).
 # shellcheck disable=SC3028,SC3045 # SECONDS, EPOCHREALTIME, read options: not in sh
 _bsig_read_t() {
   case $_bsig_sh in
-    zsh)
-      # shellcheck disable=SC3043 # zsh: a float clock, local to this call
-      local -F SECONDS=0
-      ;;
-    ksh | sh) ;;
-    *)
-      IFS= $_bsig_bi read -r -t "$_bsig_tmo" _bsig_s
+    bash | mksh)
+      _bsig_now
+      _bsig_rem=$((_bsig_limit - (_bsig_t - _bsig_t0)))
+      [ "$_bsig_rem" -gt 0 ] || return 142
+      _bsig_frac=$((1000000 + _bsig_rem % 1000000))
+      IFS= $_bsig_bi read -r -t "$((_bsig_rem / 1000000)).${_bsig_frac#1}" _bsig_s
       return
       ;;
   esac
-  _bsig_us "$_bsig_tmo"
-  _bsig_limit=$_bsig_t
-  _bsig_now
-  _bsig_t0=$_bsig_t
   _bsig_acc_start
   while :; do
     _bsig_now
@@ -1354,9 +1416,17 @@ _bsig_read_t() {
 # shellcheck disable=SC3028 # SECONDS, EPOCHREALTIME: zsh, ksh93, busybox
 _bsig_now() {
   case $_bsig_sh in
-    sh) _bsig_us "$EPOCHREALTIME" ;;
-    *) _bsig_us "$SECONDS" ;;
+    zsh | ksh) _bsig_us "$SECONDS" ;;
+    *) _bsig_us "${EPOCHREALTIME-}" ;;
   esac
+}
+
+# _bsig_deadline: start the clock of --timeout (zsh's SECONDS is local to the caller).
+_bsig_deadline() {
+  _bsig_us "$_bsig_tmo"
+  _bsig_limit=$_bsig_t
+  _bsig_now
+  _bsig_t0=$_bsig_t
 }
 
 # _bsig_us SECONDS: a decimal number of seconds as whole microseconds, in _bsig_t.
@@ -1375,11 +1445,28 @@ _bsig_can_time_out() {
   [ $? -le 1 ]
 }
 
+# _bsig_skip NOTE: one note on stderr for a line that is not the awaited
+# reply, showing at most 80 characters of it (JSON-escaped) when NOTE is "".
+_bsig_skip() {
+  if [ -n "$1" ]; then
+    _bsig_err "skipping $1"
+    return 0
+  fi
+  _bsig_x=$_bsig_s _bsig_y=''
+  if [ "${#_bsig_x}" -gt 80 ]; then
+    _bsig_x=${_bsig_x%"${_bsig_x#????????????????????????????????????????????????????????????????????????????????}"}
+    _bsig_y=...
+  fi
+  _bsig_esc "$_bsig_x"
+  _bsig_err "skipping a line that is not a reply: \"$_bsig_j\"$_bsig_y"
+}
+
 # shellcheck disable=SC2120 # may be called without arguments
 _bsig_do_ask() {
   _bsig_fn=bernstein_ask
   _bsig_var=BERNSTEIN_ANSWER _bsig_tmo='' _bsig_id='' _bsig_has_id='' _bsig_n=$#
-  # Take out --var and --timeout; keep the rest, in order, for bernstein_question.
+  # Take out --var and --timeout; keep the rest, in order, for bernstein_question,
+  # whose options are read by the same rule (_bsig_opt, its table _bsig_O_question).
   while [ "$_bsig_n" -gt 0 ]; do
     case $1 in
       --)
@@ -1391,25 +1478,29 @@ _bsig_do_ask() {
         break
         ;;
       --help) _bsig_help_ask; return ;;
-      --var | --timeout | --?*)
-        _bsig_need "$_bsig_n" "$1" || return
-        case $1 in
-          --var) _bsig_var=$2 ;;
-          --timeout) _bsig_tmo=$2 ;;
-          *)
-            [ "$1" != --id ] || _bsig_id=$2 _bsig_has_id=1
-            $_bsig_bi set -- "$@" "$1" "$2"
-            ;;
-        esac
-        shift 2
-        _bsig_n=$((_bsig_n - 2))
-        ;;
+    esac
+    _bsig_opt "$1"
+    if [ -z "$_bsig_o" ]; then
+      $_bsig_bi set -- "$@" "$1"
+      shift
+      _bsig_n=$((_bsig_n - 1))
+      continue
+    fi
+    case $_bsig_o in
+      var | timeout) ;;
+      *) _bsig_known "$_bsig_o" "$_bsig_O_question" || { _bsig_unknown "$_bsig_o" " var timeout$_bsig_O_question"; return; } ;;
+    esac
+    _bsig_need "$_bsig_n" "$1" || return
+    case $_bsig_o in
+      var) _bsig_var=$2 ;;
+      timeout) _bsig_tmo=$2 ;;
       *)
-        $_bsig_bi set -- "$@" "$1"
-        shift
-        _bsig_n=$((_bsig_n - 1))
+        [ "$_bsig_o" != id ] || _bsig_id=$2 _bsig_has_id=1
+        $_bsig_bi set -- "$@" "$1" "$2"
         ;;
     esac
+    shift 2
+    _bsig_n=$((_bsig_n - 2))
   done
   case $_bsig_var in
     '' | [0123456789]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_]* | _bsig_*)
@@ -1428,6 +1519,15 @@ _bsig_do_ask() {
   fi
   _bsig_do_question "$@" || return
   _bsig_fn=bernstein_ask
+  if [ -n "$_bsig_tmo" ]; then
+    case $_bsig_sh in
+      zsh)
+        # shellcheck disable=SC3043 # zsh: a float clock, local to this call
+        local -F SECONDS=0
+        ;;
+    esac
+    _bsig_deadline
+  fi
   while :; do
     _bsig_s='' _bsig_rc=0
     if [ -n "$_bsig_tmo" ]; then
@@ -1449,16 +1549,19 @@ _bsig_do_ask() {
     if [ -n "$_bsig_nul" ]; then
       case $_bsig_s in
         *"$_bsig_nul"*)
-          _bsig_err 'malformed reply: a NUL byte in the line'
-          return 3
+          _bsig_skip 'a line with a NUL byte (not a reply)'
+          continue
           ;;
       esac
     fi
     # Not ${s%"$cr"}: ksh93 takes time quadratic in the length when it does not match.
     case $_bsig_s in *"$_bsig_cr") _bsig_s=${_bsig_s%?} ;; esac
+    # _bsig_reply consumes _bsig_s: the line stays in _bsig_raw for the note.
+    _bsig_raw=$_bsig_s
     if ! _bsig_reply; then
-      _bsig_err 'malformed reply: expected {"in_reply_to": ID or null, "answer": TEXT} on one line'
-      return 3
+      _bsig_s=$_bsig_raw
+      _bsig_skip ''
+      continue
     fi
     if [ -n "$_bsig_has_id" ]; then
       [ -z "$_bsig_rnull" ] && [ "$_bsig_rto" = "$_bsig_id" ] && break
@@ -1466,10 +1569,10 @@ _bsig_do_ask() {
       [ -n "$_bsig_rnull" ] && break
     fi
     if [ -n "$_bsig_rnull" ]; then
-      _bsig_err "skipping a reply to a question without id"
+      _bsig_skip "a reply to a question without id"
     else
       _bsig_esc "$_bsig_rto"
-      _bsig_err "skipping a reply to question \"$_bsig_j\""
+      _bsig_skip "a reply to question \"$_bsig_j\""
     fi
   done
   _bsig_f=$_bsig_af
@@ -1478,19 +1581,6 @@ _bsig_do_ask() {
 }
 
 # -- bernstein_guard --------------------------------------------------------------
-
-# shellcheck disable=SC2016 # help text, printed as it is
-_bsig_help_guard() {
-  _bsig_out 'Usage: bernstein_guard
-
-Make sure the script ends with a terminal signal: at exit, when no helper has
-emitted COMPLETED or FAILED, emit COMPLETED (status 0) or FAILED "exit N",
-also when `set -e` aborts the script; on INT or TERM emit FAILED "signal INT"
-or "signal TERM" and exit 130 or 143. Never emits a second terminal. Signals
-printed by subshells or child programs are invisible to it. Sets the EXIT,
-INT and TERM traps: call it after setting your own traps (bash and ksh93 keep
-an existing EXIT trap and run it after; other shells replace it).'
-}
 
 _bsig_on_exit() {
   _bsig_xst=$1
@@ -1570,7 +1660,60 @@ _bsig_do_guard() {
   _bsig_guarded=1
 }
 
-# -- one function per kind, generated from schema/ -----------------------------------
+# -- the fixed helpers' --help, then one function per kind, generated ---------------
+# shellcheck disable=SC2016 # help text, printed as it is
+_bsig_help_emit() {
+  _bsig_out 'Usage: bernstein_emit KIND [key=value | key:=JSON]...
+
+Emit BERNSTEIN:KIND with the given fields, for any kind and for extras.
+key=value makes a JSON string; key:=JSON copies JSON verbatim after checking
+that it is exactly one JSON value on one line (not re-formatted: write it
+compact for a line that matches format_signal). Keys are lower_snake_case, at
+most once each, and come out in code point order. With no field the line has
+no payload. The payload is not checked against the kind'"'"'s schema: use the
+kind'"'"'s own function for that.'
+}
+
+# shellcheck disable=SC2016 # help text, printed as it is
+_bsig_help_run() {
+  _bsig_out 'Usage: bernstein_run CMD [ARG]...
+
+Run CMD with its output untouched, then emit COMPLETED if it exits 0, or
+FAILED with reason "exit N"; return CMD'"'"'s exit status. CMD runs as the
+condition of an if, so `set -e` does not apply inside a shell function CMD.
+A shell cannot see CMD'"'"'s output: it cannot tell whether CMD printed a
+terminal signal itself or ended without a newline (the signal would then be
+glued to its last line). `bernstein-signals wrap` can.'
+}
+
+# shellcheck disable=SC2016 # help text, printed as it is
+_bsig_help_ask() {
+  _bsig_out 'Usage: bernstein_ask [--var NAME] [--timeout SECONDS] QUESTION [--options O]... [--id ID]
+
+Emit a QUESTION (arguments as for bernstein_question, options by the same
+rule), then read reply lines {"in_reply_to": ..., "answer": ...} from stdin.
+With --id, the first reply whose in_reply_to is ID is taken; without,
+the first whose in_reply_to is null. Other replies, and lines that are not
+a reply (blank, garbage), are skipped with a note each on stderr. The answer
+is decoded and stored in the variable NAME (default BERNSTEIN_ANSWER), never
+printed. --timeout bounds the whole wait, skipped lines included.
+Status: 1 end of input or timeout, 2 bad arguments, with a message on
+stderr. --timeout needs a shell whose read has -t (not dash).'
+}
+
+# shellcheck disable=SC2016 # help text, printed as it is
+_bsig_help_guard() {
+  _bsig_out 'Usage: bernstein_guard
+
+Make sure the script ends with a terminal signal: at exit, when no helper has
+emitted COMPLETED or FAILED, emit COMPLETED (status 0) or FAILED "exit N",
+also when `set -e` aborts the script; on INT or TERM emit FAILED "signal INT"
+or "signal TERM" and exit 130 or 143. Never emits a second terminal. Signals
+printed by subshells or child programs are invisible to it. Sets the EXIT,
+INT and TERM traps: call it after setting your own traps (bash and ksh93 keep
+an existing EXIT trap and run it after; other shells replace it).'
+}
+
 # bernstein_blocked REASON [--hint VALUE]
 # shellcheck disable=SC2016 # help text, printed as it is
 _bsig_help_blocked() {
@@ -1582,7 +1725,10 @@ end later with COMPLETED or FAILED. Adapter-specific extras are allowed so
 that later vocabulary versions can add optional fields without breaking older
 validators.
 
-Arguments (after --, every argument is positional):
+An argument is an option only if it is one of the --NAME options below;
+anything else (-3, ---, - step, several lines) is a value. -- ends the
+options.
+Arguments:
   REASON
       string; must not be empty. What blocks the run, for the operator. It
       must not be empty: a blocked run with no reason gives the operator
@@ -1591,40 +1737,13 @@ Arguments (after --, every argument is positional):
       string. What the operator could do to unblock the run, or null (or
       absent) when there is no suggestion.'
 }
-
-# shellcheck disable=SC2120 # may be called without arguments
+_bsig_P_blocked='reason:REASON '
+_bsig_O_blocked=' hint '
+# shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_blocked() {
   _bsig_fn=bernstein_blocked
-  _bsig_pos=0 _bsig_dd=''
-  _bsig_s_reason='' _bsig_v_reason=''
-  _bsig_s_hint='' _bsig_v_hint=''
-  while [ "$#" -gt 0 ]; do
-    if [ -z "$_bsig_dd" ]; then
-      case $1 in
-        --)
-          _bsig_dd=1
-          shift
-          continue
-          ;;
-        --help) _bsig_help_blocked; return ;;
-        --hint)
-          _bsig_need "$#" "$1" || return
-          [ -z "$_bsig_s_hint" ] || { _bsig_err '--hint given twice'; return 2; }
-          _bsig_s_hint=1 _bsig_v_hint=$2
-          shift 2
-          continue
-          ;;
-        -?*) _bsig_unknown "$1" || return ;;
-      esac
-    fi
-    case $_bsig_pos in
-      0) _bsig_s_reason=1 _bsig_v_reason=$1 ;;
-      *) { _bsig_err 'too many arguments (try --help)'; return 2; } ;;
-    esac
-    _bsig_pos=$((_bsig_pos + 1))
-    shift
-  done
-  [ "$_bsig_pos" -ge 1 ] || { _bsig_err 'missing argument(s): REASON (try --help)'; return 2; }
+  _bsig_args blocked "$_bsig_P_blocked" "$_bsig_O_blocked" "$@" || return
+  [ -z "$_bsig_hp" ] || return 0
   _bsig_len_ge "$_bsig_v_reason" 1 || { _bsig_err 'REASON must not be empty'; return 2; }
   _bsig_p=''
   if [ -n "$_bsig_s_hint" ]; then
@@ -1655,26 +1774,13 @@ Filled by the library (not options here):
       it by default; absent means a producer older than vocabulary 1.1.0, or
       one that chose to leave it out.'
 }
-
-# shellcheck disable=SC2120 # may be called without arguments
+_bsig_P_completed=''
+_bsig_O_completed=''
+# shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_completed() {
   _bsig_fn=bernstein_completed
-  _bsig_pos=0 _bsig_dd=''
-  while [ "$#" -gt 0 ]; do
-    if [ -z "$_bsig_dd" ]; then
-      case $1 in
-        --)
-          _bsig_dd=1
-          shift
-          continue
-          ;;
-        --help) _bsig_help_completed; return ;;
-        -?*) _bsig_unknown "$1" || return ;;
-      esac
-    fi
-    _bsig_err 'takes no positional argument (try --help)'
-    return 2
-  done
+  _bsig_args completed "$_bsig_P_completed" "$_bsig_O_completed" "$@" || return
+  [ -z "$_bsig_hp" ] || return 0
   _bsig_p=''
   _bsig_p=$_bsig_p",\"vocabulary\":\"1.1.0\""
   _bsig_line COMPLETED "$_bsig_p"
@@ -1689,7 +1795,10 @@ Emit FAILED. The adapter'"'"'s run ended in failure. Terminal: nothing the adapt
 prints after it is part of the run'"'"'s lifecycle. The payload is optional;
 adapter-specific extras are allowed beside `reason` and `vocabulary`.
 
-Arguments (after --, every argument is positional):
+An argument is an option only if it is one of the --NAME options below;
+anything else (-3, ---, - step, several lines) is a value. -- ends the
+options.
+Arguments:
   --reason VALUE
       string. Why the run failed, for the operator: an exit status ("exit 2"),
       a signal ("signal TERM") or a short message.
@@ -1703,34 +1812,13 @@ Filled by the library (not options here):
       it by default; absent means a producer older than vocabulary 1.1.0, or
       one that chose to leave it out.'
 }
-
-# shellcheck disable=SC2120 # may be called without arguments
+_bsig_P_failed=''
+_bsig_O_failed=' reason '
+# shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_failed() {
   _bsig_fn=bernstein_failed
-  _bsig_pos=0 _bsig_dd=''
-  _bsig_s_reason='' _bsig_v_reason=''
-  while [ "$#" -gt 0 ]; do
-    if [ -z "$_bsig_dd" ]; then
-      case $1 in
-        --)
-          _bsig_dd=1
-          shift
-          continue
-          ;;
-        --help) _bsig_help_failed; return ;;
-        --reason)
-          _bsig_need "$#" "$1" || return
-          [ -z "$_bsig_s_reason" ] || { _bsig_err '--reason given twice'; return 2; }
-          _bsig_s_reason=1 _bsig_v_reason=$2
-          shift 2
-          continue
-          ;;
-        -?*) _bsig_unknown "$1" || return ;;
-      esac
-    fi
-    _bsig_err 'takes no positional argument (try --help)'
-    return 2
-  done
+  _bsig_args failed "$_bsig_P_failed" "$_bsig_O_failed" "$@" || return
+  [ -z "$_bsig_hp" ] || return 0
   _bsig_p=''
   if [ -n "$_bsig_s_reason" ]; then
     _bsig_esc "$_bsig_v_reason"
@@ -1750,7 +1838,10 @@ markdown. Not terminal: a PLAN_READY follows once the plan is written under
 .sdd/. Adapter-specific extras are allowed so that later vocabulary versions
 can add optional fields without breaking older validators.
 
-Arguments (after --, every argument is positional):
+An argument is an option only if it is one of the --NAME options below;
+anything else (-3, ---, - step, several lines) is a value. -- ends the
+options.
+Arguments:
   MARKDOWN
       string; must not be empty. The draft plan as markdown. Newlines travel
       escaped inside the JSON string, so the signal stays on one line. It must
@@ -1763,40 +1854,13 @@ Arguments (after --, every argument is positional):
       or '"'"'..'"'"' segment, no empty segment, no backslash and no control
       character, so that an orchestrator can never be sent outside .sdd/.'
 }
-
-# shellcheck disable=SC2120 # may be called without arguments
+_bsig_P_plan_draft='markdown:MARKDOWN '
+_bsig_O_plan_draft=' path '
+# shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_plan_draft() {
   _bsig_fn=bernstein_plan_draft
-  _bsig_pos=0 _bsig_dd=''
-  _bsig_s_markdown='' _bsig_v_markdown=''
-  _bsig_s_path='' _bsig_v_path=''
-  while [ "$#" -gt 0 ]; do
-    if [ -z "$_bsig_dd" ]; then
-      case $1 in
-        --)
-          _bsig_dd=1
-          shift
-          continue
-          ;;
-        --help) _bsig_help_plan_draft; return ;;
-        --path)
-          _bsig_need "$#" "$1" || return
-          [ -z "$_bsig_s_path" ] || { _bsig_err '--path given twice'; return 2; }
-          _bsig_s_path=1 _bsig_v_path=$2
-          shift 2
-          continue
-          ;;
-        -?*) _bsig_unknown "$1" || return ;;
-      esac
-    fi
-    case $_bsig_pos in
-      0) _bsig_s_markdown=1 _bsig_v_markdown=$1 ;;
-      *) { _bsig_err 'too many arguments (try --help)'; return 2; } ;;
-    esac
-    _bsig_pos=$((_bsig_pos + 1))
-    shift
-  done
-  [ "$_bsig_pos" -ge 1 ] || { _bsig_err 'missing argument(s): MARKDOWN (try --help)'; return 2; }
+  _bsig_args plan_draft "$_bsig_P_plan_draft" "$_bsig_O_plan_draft" "$@" || return
+  [ -z "$_bsig_hp" ] || return 0
   _bsig_len_ge "$_bsig_v_markdown" 1 || { _bsig_err 'MARKDOWN must not be empty'; return 2; }
   if [ -n "$_bsig_s_path" ]; then
     _bsig_is_sdd_path "$_bsig_v_path" || { _bsig_err '--path must be a relative path under .sdd/ with no '"'"'.'"'"', '"'"'..'"'"' or empty segment, no backslash and no control character'; return 2; }
@@ -1821,7 +1885,7 @@ phases may pick it up. Not terminal. Adapter-specific extras are allowed so
 that later vocabulary versions can add optional fields without breaking older
 validators.
 
-Arguments (after --, every argument is positional):
+Arguments:
   PATH
       string; must be a relative path under .sdd/ with no '"'"'.'"'"', '"'"'..'"'"' or empty
       segment, no backslash and no control character. The plan file: a
@@ -1830,32 +1894,13 @@ Arguments (after --, every argument is positional):
       and no control character, so that an orchestrator can never be sent
       outside .sdd/.'
 }
-
-# shellcheck disable=SC2120 # may be called without arguments
+_bsig_P_plan_ready='path:PATH '
+_bsig_O_plan_ready=''
+# shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_plan_ready() {
   _bsig_fn=bernstein_plan_ready
-  _bsig_pos=0 _bsig_dd=''
-  _bsig_s_path='' _bsig_v_path=''
-  while [ "$#" -gt 0 ]; do
-    if [ -z "$_bsig_dd" ]; then
-      case $1 in
-        --)
-          _bsig_dd=1
-          shift
-          continue
-          ;;
-        --help) _bsig_help_plan_ready; return ;;
-        -?*) _bsig_unknown "$1" || return ;;
-      esac
-    fi
-    case $_bsig_pos in
-      0) _bsig_s_path=1 _bsig_v_path=$1 ;;
-      *) { _bsig_err 'too many arguments (try --help)'; return 2; } ;;
-    esac
-    _bsig_pos=$((_bsig_pos + 1))
-    shift
-  done
-  [ "$_bsig_pos" -ge 1 ] || { _bsig_err 'missing argument(s): PATH (try --help)'; return 2; }
+  _bsig_args plan_ready "$_bsig_P_plan_ready" "$_bsig_O_plan_ready" "$@" || return
+  [ -z "$_bsig_hp" ] || return 0
   _bsig_is_sdd_path "$_bsig_v_path" || { _bsig_err 'PATH must be a relative path under .sdd/ with no '"'"'.'"'"', '"'"'..'"'"' or empty segment, no backslash and no control character'; return 2; }
   _bsig_p=''
   _bsig_esc "$_bsig_v_path"
@@ -1874,7 +1919,10 @@ writes the answer to the adapter'"'"'s stdin as a reply line ({"in_reply_to": id
 "answer": text}). Adapter-specific extras are allowed so that later vocabulary
 versions can add optional fields without breaking older validators.
 
-Arguments (after --, every argument is positional):
+An argument is an option only if it is one of the --NAME options below;
+anything else (-3, ---, - step, several lines) is a value. -- ends the
+options.
+Arguments:
   QUESTION
       string; must not be empty. The question as the operator should see it.
       It must not be empty: an empty question cannot be answered meaningfully.
@@ -1890,52 +1938,13 @@ Arguments (after --, every argument is positional):
       answers questions first-in-first-out. When given it is not empty, since
       an empty id could not be told apart from a missing one.'
 }
-
-# shellcheck disable=SC2120 # may be called without arguments
+_bsig_P_question='question:QUESTION '
+_bsig_O_question=' options+ id '
+# shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_question() {
   _bsig_fn=bernstein_question
-  _bsig_pos=0 _bsig_dd=''
-  _bsig_s_question='' _bsig_v_question=''
-  _bsig_s_options='' _bsig_v_options=''
-  _bsig_a_options='' _bsig_n_options=0
-  _bsig_s_id='' _bsig_v_id=''
-  while [ "$#" -gt 0 ]; do
-    if [ -z "$_bsig_dd" ]; then
-      case $1 in
-        --)
-          _bsig_dd=1
-          shift
-          continue
-          ;;
-        --help) _bsig_help_question; return ;;
-        --options)
-          _bsig_need "$#" "$1" || return
-          _bsig_len_ge "$2" 1 || { _bsig_err 'each --options item must not be empty'; return 2; }
-          _bsig_esc "$2"
-          case "$_bsig_a_options," in *",\"$_bsig_j\","*) { _bsig_err 'each --options item must differ from the others'; return 2; } ;; esac
-          _bsig_a_options=$_bsig_a_options,\"$_bsig_j\"
-          _bsig_n_options=$((_bsig_n_options + 1)) _bsig_s_options=1
-          shift 2
-          continue
-          ;;
-        --id)
-          _bsig_need "$#" "$1" || return
-          [ -z "$_bsig_s_id" ] || { _bsig_err '--id given twice'; return 2; }
-          _bsig_s_id=1 _bsig_v_id=$2
-          shift 2
-          continue
-          ;;
-        -?*) _bsig_unknown "$1" || return ;;
-      esac
-    fi
-    case $_bsig_pos in
-      0) _bsig_s_question=1 _bsig_v_question=$1 ;;
-      *) { _bsig_err 'too many arguments (try --help)'; return 2; } ;;
-    esac
-    _bsig_pos=$((_bsig_pos + 1))
-    shift
-  done
-  [ "$_bsig_pos" -ge 1 ] || { _bsig_err 'missing argument(s): QUESTION (try --help)'; return 2; }
+  _bsig_args question "$_bsig_P_question" "$_bsig_O_question" "$@" || return
+  [ -z "$_bsig_hp" ] || return 0
   _bsig_len_ge "$_bsig_v_question" 1 || { _bsig_err 'QUESTION must not be empty'; return 2; }
   if [ -n "$_bsig_s_options" ]; then
     _bsig_int_ge "$_bsig_n_options" 1 || { _bsig_err '--options needs at least 1 item(s)'; return 2; }
@@ -1954,6 +1963,18 @@ _bsig_do_question() {
   _bsig_esc "$_bsig_v_question"
   _bsig_p=$_bsig_p,\"question\":\"$_bsig_j\"
   _bsig_line QUESTION "$_bsig_p"
+}
+
+_bsig_i_question() {
+  case $1 in
+    options)
+      _bsig_len_ge "$2" 1 || { _bsig_err 'each --options item must not be empty'; return 2; }
+      _bsig_esc "$2"
+      case "$_bsig_a_options," in *",\"$_bsig_j\","*) { _bsig_err 'each --options item must differ from the others'; return 2; } ;; esac
+      _bsig_a_options=$_bsig_a_options,\"$_bsig_j\"
+      _bsig_n_options=$((_bsig_n_options + 1))
+      ;;
+  esac
 }
 
 # -- the public functions: each wraps its _bsig_do_* in _bsig_enter/_bsig_leave -------

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bernstein_signals_toolkit.emitters import shell as shell_emitter
+from bernstein_signals_toolkit import shell_checks
 from bernstein_signals_toolkit.keywords import KEYWORDS, TARGETS, Support
 from linear_support import assert_linear
 from shell_support import kind_schema, reference_format, run, shell_command, temporary_library
@@ -241,7 +241,7 @@ def test_the_emitter_builds_every_keyword_the_shell_column_compiles() -> None:
     """The table's shell column and the emitter agree: nothing compiled is left unbuilt."""
     column = TARGETS.index("shell")
     compiled = {keyword for keyword, row in KEYWORDS.items() if row[column] is Support.COMPILED}
-    assert compiled == shell_emitter._BUILT
+    assert compiled == shell_checks._BUILT
 
 
 LONG = kind_schema(

@@ -15,6 +15,7 @@ import pytest
 from bernstein_signals_toolkit.emitters import shell as shell_emitter
 from bernstein_signals_toolkit.errors import SourceError
 from bernstein_signals_toolkit.load import RESERVED_KIND_NAMES, load_vocabulary
+from bernstein_signals_toolkit.shell_signature import signature
 from shell_support import LIBRARY, ROOT, reference_format, shell_command
 
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
@@ -158,8 +159,9 @@ def test_a_field_the_shell_cannot_check_is_python_only(
     schema_dir = _vocabulary(tmp_path, "NEW_KIND", properties, [])
     vocabulary = load_vocabulary(schema_dir, ROOT / "grammar/signal.lark")
     library = shell_emitter.emit(vocabulary)[shell_emitter.LIBRARY]
-    assert "        --other)\n" in library
-    assert "        --field)\n" not in library
+    assert "_bsig_O_new_kind=' other '\n" in library
+    assert "field" not in library.split("_bsig_O_new_kind=")[1].split("\n")[0]
+    assert signature(vocabulary.kind("NEW_KIND")).options[0].name == "other"
     help_text = shell_emitter.help_texts(vocabulary)["bernstein_new_kind"]
     python_only = " ".join(help_text.split("Python-only fields (not options here):")[1].split())
     assert python_only.startswith("field ")

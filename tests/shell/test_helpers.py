@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import time
@@ -149,28 +150,50 @@ def test_ask_default_variable_and_no_answer_on_stdout(shell: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("replies", "status", "message"),
+    ("replies", "message"),
     [
-        (b"", 1, b"end of input"),
-        (b'{"in_reply_to":"other","answer":"x"}\n', 1, b"end of input"),
-        (b"not json\n", 3, b"malformed"),
-        (b"\n", 3, b"malformed"),
-        (b'{"in_reply_to":"q","answer":"a\\u0000b"}\n', 3, b"malformed"),
-        (b'{"in_reply_to":"q","answer":"\\ud800"}\n', 3, b"malformed"),
-        (b'{"in_reply_to":"q","answer":"\\udc00"}\n', 3, b"malformed"),
-        (b'{"in_reply_to":"q","answer":1}\n', 3, b"malformed"),
-        (b'{"in_reply_to":"q"}\n', 3, b"malformed"),
-        (b'{"in_reply_to":"q","answer":"a","x":1}\n', 3, b"malformed"),
-        (b'{"in_reply_to":"q","answer":"a","answer":"b"}\n', 3, b"malformed"),
-        (b'{"in_reply_to":"","answer":"a"}\n', 3, b"malformed"),
-        (b'{"in_reply_to":"q","answer":"a"} x\n', 3, b"malformed"),
-        (b'{"in_reply_to":"q","answer":"a\tb"}\n', 3, b"malformed"),
+        (b"", b"end of input"),
+        (b'{"in_reply_to":"other","answer":"x"}\n', b"end of input"),
     ],
 )
-def test_ask_failures(shell: str, replies: bytes, status: int, message: bytes) -> None:
+def test_ask_failures(shell: str, replies: bytes, message: bytes) -> None:
     result = _ask(shell, replies, "Q", "--id", "q", after="")
-    assert result.status == status
+    assert result.status == 1
     assert message in result.stderr
+
+
+NOT_REPLIES = [
+    b"not json",
+    b"",
+    b"   ",
+    b'{"in_reply_to":"q","answer":"a\\u0000b"}',
+    b'{"in_reply_to":"q","answer":"\\ud800"}',
+    b'{"in_reply_to":"q","answer":"\\udc00"}',
+    b'{"in_reply_to":"q","answer":1}',
+    b'{"in_reply_to":"q"}',
+    b'{"in_reply_to":"q","answer":"a","x":1}',
+    b'{"in_reply_to":"q","answer":"a","answer":"b"}',
+    b'{"in_reply_to":"","answer":"a"}',
+    b'{"in_reply_to":"q","answer":"a"} x',
+    b'{"in_reply_to":"q","answer":"a\tb"}',
+    b"x" * 200 + b"\x01",
+]
+
+
+@pytest.mark.parametrize("line", NOT_REPLIES)
+def test_ask_skips_a_line_that_is_not_a_reply_with_one_note(shell: str, line: bytes) -> None:
+    """Issue 16 item 2: as Python's ask() does, each such line is noted and skipped."""
+    replies = line + b'\n{"in_reply_to":"q","answer":"ok"}\n'
+    result = _ask(shell, replies, "Q", "--id", "q")
+    assert result.status == 0
+    notes = result.stderr.split(b"\n")
+    assert notes[0].startswith(b"bernstein_ask: skipping a line that is not a reply: ")
+    shown = notes[0].removeprefix(b"bernstein_ask: skipping a line that is not a reply: ")
+    text = line.decode()
+    assert shown == json.dumps(text[:80], ensure_ascii=False).encode() + (
+        b"..." if len(text) > 80 else b""
+    )
+    assert notes[1:] == [b"[ok]"]
 
 
 def test_ask_takes_a_last_line_without_newline(shell: str) -> None:
@@ -202,6 +225,40 @@ def test_ask_timeout(shell: str) -> None:
     result = run(shell, "bernstein_ask --timeout x Q\necho status=$? >&2", stdin=b"")
     assert b"status=2" in result.stderr
     assert result.stdout == b""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("shell_name", [name for name in SHELLS if name != "dash"])
+def test_ask_timeout_bounds_the_whole_wait_skipped_lines_included(shell_name: str) -> None:
+    """A line that is not the reply every 0.1 s never restarts the clock of --timeout."""
+    body = "bernstein_ask --var A --timeout 0.5 Q >/dev/null\nprintf 'status=%s' \"$?\" >&2"
+    script = f'. "{LIBRARY}"\n{body}\n'
+    with subprocess.Popen(
+        [*shell_command(shell_name), "-c", script],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={"LC_ALL": UTF8, "PATH": os.environ.get("PATH", "")},
+    ) as process:
+        assert process.stdin is not None
+        start = time.monotonic()
+        lines = 0
+        while process.poll() is None and time.monotonic() - start < 20:
+            try:
+                process.stdin.write(
+                    b"garbage\n" if lines % 2 else b'{"in_reply_to":"x","answer":"n"}\n'
+                )
+                process.stdin.flush()
+            except BrokenPipeError:
+                break
+            lines += 1
+            time.sleep(0.1)
+        elapsed = time.monotonic() - start
+        _, stderr = process.communicate(timeout=30)
+    assert stderr.endswith(b"status=1"), stderr
+    assert b"no reply within 0.5 seconds" in stderr
+    assert b"skipping a line that is not a reply" in stderr
+    assert elapsed < 10, elapsed  # unbounded, it would run the whole 20 s
 
 
 @pytest.mark.timeout(60)

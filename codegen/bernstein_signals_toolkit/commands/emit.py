@@ -8,7 +8,7 @@ message on stderr, nothing on stdout and exit status 2.
 KIND and keys follow the shell's ``bernstein_emit``, so that one line is
 accepted or refused alike by both: KIND is the grammar's KIND token as
 written (``IDENTIFIER_KIND``, no case folding), a key is a schema property
-name (lower_snake_case, ``load``'s rule). A test runs both on the same inputs.
+name (lower_snake_case, ``names.PROPERTY_NAME``). A test runs both on the same inputs.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import sys
 from typing import Any
 
 from ..errors import UsageError
-from ..load import _PROPERTY_NAME as PROPERTY_NAME
-from ..names import IDENTIFIER_KIND
+from ..names import IDENTIFIER_KIND, PROPERTY_NAME
 from ._arguments import text
 from ._inputs import add_vocabulary_argument, vocabulary_of
 
@@ -59,7 +58,7 @@ def _member(argument: str) -> tuple[str, Any]:
     if not key:
         raise UsageError(f"{argument!r}: the key is empty")
     if not PROPERTY_NAME.fullmatch(key):
-        raise UsageError(f"key {key!r} is not lower_snake_case ([a-z][a-z0-9_]*)")
+        raise UsageError(f"key {key!r} is not lower_snake_case ({PROPERTY_NAME.pattern})")
     return key, parsed
 
 

@@ -1,0 +1,183 @@
+"""Every shell helper's ``--help`` text: the kinds' from their signatures, the fixed ones as data.
+
+The shell emitter writes these texts into the library; the language server
+shows the same texts on hover, so both read them here.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import NamedTuple
+
+from .model import Vocabulary
+from .roles import ROLES, role_field
+from .shell_signature import Signature, signatures
+
+__all__ = ["FIXED_HELPERS", "FixedHelper", "help_text", "help_texts", "role_markers", "usage"]
+
+
+class FixedHelper(NamedTuple):
+    """A helper of the template (its ``_bsig_do_NAME``), with its ``--help`` text."""
+
+    name: str
+    quiet: bool
+    """Whether it runs in the helpers' own locale and zsh options. bernstein_run runs
+    the caller's command as the caller would; bernstein_guard sets traps that must
+    outlive it."""
+    help: str
+    """The text, with ``@ROLE_CONSTANT@`` markers for the role fields it names."""
+
+
+FIXED_HELPERS = (
+    FixedHelper(
+        "emit",
+        True,
+        """Usage: bernstein_emit KIND [key=value | key:=JSON]...
+
+Emit BERNSTEIN:KIND with the given fields, for any kind and for extras.
+key=value makes a JSON string; key:=JSON copies JSON verbatim after checking
+that it is exactly one JSON value on one line (not re-formatted: write it
+compact for a line that matches format_signal). Keys are lower_snake_case, at
+most once each, and come out in code point order. With no field the line has
+no payload. The payload is not checked against the kind's schema: use the
+kind's own function for that.""",
+    ),
+    FixedHelper(
+        "run",
+        False,
+        """Usage: bernstein_run CMD [ARG]...
+
+Run CMD with its output untouched, then emit COMPLETED if it exits 0, or
+FAILED with reason "exit N"; return CMD's exit status. CMD runs as the
+condition of an if, so `set -e` does not apply inside a shell function CMD.
+A shell cannot see CMD's output: it cannot tell whether CMD printed a
+terminal signal itself or ended without a newline (the signal would then be
+glued to its last line). `bernstein-signals wrap` can.""",
+    ),
+    FixedHelper(
+        "ask",
+        True,
+        "Usage: bernstein_ask [--var NAME] [--timeout SECONDS] QUESTION"
+        " [--@QUESTION_OPTIONS@ O]... [--@QUESTION_ID@ ID]\n"
+        """
+Emit a QUESTION (arguments as for bernstein_question, options by the same
+rule), then read reply lines {"@REPLY_IN_REPLY_TO@": ..., "@REPLY_ANSWER@": ...} from stdin.
+With --@QUESTION_ID@, the first reply whose @REPLY_IN_REPLY_TO@ is ID is taken; without,
+the first whose @REPLY_IN_REPLY_TO@ is null. Other replies, and lines that are not
+a reply (blank, garbage), are skipped with a note each on stderr. The answer
+is decoded and stored in the variable NAME (default BERNSTEIN_ANSWER), never
+printed. --timeout bounds the whole wait, skipped lines included.
+Status: 1 end of input or timeout, 2 bad arguments, with a message on
+stderr. --timeout needs a shell whose read has -t (not dash).""",
+    ),
+    FixedHelper(
+        "guard",
+        False,
+        """Usage: bernstein_guard
+
+Make sure the script ends with a terminal signal: at exit, when no helper has
+emitted COMPLETED or FAILED, emit COMPLETED (status 0) or FAILED "exit N",
+also when `set -e` aborts the script; on INT or TERM emit FAILED "signal INT"
+or "signal TERM" and exit 130 or 143. Never emits a second terminal. Signals
+printed by subshells or child programs are invisible to it. Sets the EXIT,
+INT and TERM traps: call it after setting your own traps (bash and ksh93 keep
+an existing EXIT trap and run it after; other shells replace it).""",
+    ),
+)
+
+
+def role_markers(vocabulary: Vocabulary) -> dict[str, str]:
+    """``@QUESTION_ID@`` and the like: the field names the fixed helpers use.
+
+    A field name is lower_snake_case (load checks it), a word that needs no
+    quoting in a case pattern, an option or a JSON key.
+    """
+    markers = {}
+    for role in ROLES:
+        found = role_field(vocabulary, role.document, role.name)
+        if found is not None:
+            markers[f"@{role.constant}@"] = found
+    return markers
+
+
+def _wrap(text: str, indent: str) -> list[str]:
+    return textwrap.wrap(
+        text, width=78, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+    ) or [indent]
+
+
+def usage(sig: Signature) -> str:
+    words = [sig.function]
+    if sig.unavailable:
+        return " ".join([*words, "--help"])
+    words += [param.metavar for param in sig.positionals]
+    for param in sig.options:
+        option = f"{param.option} VALUE"
+        if param.repeatable:
+            words.append(f"{option}..." if param.required else f"[{option}]...")
+        else:
+            words.append(f"[{option}]")
+    return " ".join(words)
+
+
+_EMIT_NOTE = (
+    "bernstein_emit {kind} key=value key:=JSON... reaches every field (it does not check the"
+    " payload against the schema)."
+)
+_RULE = (
+    "An argument is an option only if it is one of the --NAME options below; anything else"
+    " (-3, ---, - step, several lines) is a value. -- ends the options."
+)
+
+
+def help_text(sig: Signature, version: str) -> str:
+    lines = [f"Usage: {usage(sig)}", ""]
+    lines += _wrap(f"Emit {sig.kind}. {sig.description}", "")
+    if sig.unavailable:
+        lines += ["", *_wrap(f"Not available in shell: {sig.unavailable}.", "")]
+        lines += _wrap(_EMIT_NOTE.format(kind=sig.kind), "")
+    elif sig.params:
+        lines += ["", *(_wrap(_RULE, "") if sig.options else []), "Arguments:"]
+    for param in () if sig.unavailable else sig.params:
+        name = f"{param.option} VALUE" if param.option else param.metavar
+        if param.repeatable:
+            name += " (repeat for each item"
+            name += "; none gives [])" if param.required else ")"
+        rules = list(
+            dict.fromkeys([param.scalar] + [c.message for c in param.checks + param.array_checks])
+        )
+        if param.unique:
+            rules.append("no item twice")
+        lines.append(f"  {name}")
+        lines += _wrap(f"{'; '.join(rules)}. {param.help}", "      ")
+    if sig.stamped and not sig.unavailable:
+        lines += ["", "Filled by the library (not options here):"]
+        for stamped in sig.stamped:
+            lines.append(f"  {stamped.name}")
+            lines += _wrap(
+                f"always {version}, the vocabulary version of this library;"
+                f" bernstein_emit {sig.kind} writes any other value or none. {stamped.help}",
+                "      ",
+            )
+    if sig.python_only:
+        lines += ["", "Python-only fields (not options here):"]
+        for excluded in sig.python_only:
+            lines.append(f"  {excluded.name}")
+            lines += _wrap(f"{excluded.reason}. {excluded.help}", "      ")
+        if not sig.unavailable:
+            lines += _wrap(_EMIT_NOTE.format(kind=sig.kind), "")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def help_texts(vocabulary: Vocabulary) -> dict[str, str]:
+    """Every helper's ``--help`` text by function name, as the library prints it."""
+    markers = role_markers(vocabulary)
+    texts = {}
+    for helper in FIXED_HELPERS:
+        text = helper.help
+        for marker, value in markers.items():
+            text = text.replace(marker, value)
+        texts[f"bernstein_{helper.name}"] = text
+    for name, sig in signatures(vocabulary).items():
+        texts[name] = help_text(sig, vocabulary.version)
+    return texts
