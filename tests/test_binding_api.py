@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
+import keyword
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -98,10 +101,10 @@ def test_format_signal_canonical_form() -> None:
     assert bs.format_signal("FAILED", {"z": 1, "reason": text, "Z": [True]}) == (
         'BERNSTEIN:FAILED {"Z":[true],"reason":"é/\\u2028\\u0085\\u2029\x7f\\u001f\\"\\\\","z":1}'
     )
-    # Keys sort by code point, as in every binding.
+    # Keys sort by UTF-16 code unit (spec/canonical-form.md), as in every binding.
     assert bs.format_signal(
         "COMPLETED", {"é": 1, "z": 2, "Z": 3, "\U0001f600": 4, "\uffff": 5}
-    ) == ('BERNSTEIN:COMPLETED {"Z":3,"z":2,"é":1,"\uffff":5,"\U0001f600":4}')
+    ) == ('BERNSTEIN:COMPLETED {"Z":3,"z":2,"é":1,"\U0001f600":4,"\uffff":5}')
 
 
 def _nested(depth: int) -> dict[str, object]:
@@ -334,3 +337,75 @@ def test_unknown_kinds_property(kind: str, payload: dict[str, object], lenient: 
     known = kind in set(SignalKind)
     assert isinstance(signal, StreamSignal if known else bs.UnknownKindSignal)
     assert (bs.parse_signal(line, lenient=lenient) is not None) is known
+
+
+# -- typed constructors: None means left out, for fields and extras -------------------
+
+_SCHEMAS = {
+    path.name.removesuffix(".schema.json").upper(): json.loads(path.read_text(encoding="utf-8"))
+    for path in (Path(__file__).resolve().parents[1] / "schema").glob("*.schema.json")
+    if path.name != "reply.schema.json"
+}
+_ABSENT = object()
+"""A parameter the call leaves out."""
+_EXTRA_VALUES = st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=8)
+
+
+def _example_values(schema: dict[str, Any], field: str) -> list[object]:
+    """The field's non-null values in the schema's own examples: valid by construction."""
+    return [example[field] for example in schema["examples"] if example.get(field) is not None]
+
+
+@st.composite
+def _constructor_calls(draw: st.DrawFn) -> tuple[SignalKind, dict[str, object], dict[str, object]]:
+    """A kind, keyword arguments for its constructor, and the payload they must give."""
+    kind = draw(st.sampled_from(sorted(SignalKind)))
+    schema = _SCHEMAS[kind.value]
+    arguments: dict[str, object] = {}
+    payload: dict[str, object] = {}
+    for field in schema.get("properties", {}):
+        values = _example_values(schema, field)
+        if field in schema.get("required", []):
+            arguments[field] = payload[field] = draw(st.sampled_from(values))
+            continue
+        value = draw(st.sampled_from([_ABSENT, None, *values]))
+        if value is _ABSENT:
+            if field == "vocabulary":  # the version role: stamped unless passed
+                payload[field] = bs.VOCABULARY_VERSION
+            continue
+        arguments[field] = value
+        if value is not None:
+            payload[field] = value
+    if schema.get("additionalProperties", True) is not False:
+        names = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True).filter(
+            lambda name: name not in schema.get("properties", {}) and not keyword.iskeyword(name)
+        )
+        extras = draw(st.dictionaries(names, _EXTRA_VALUES, max_size=4))
+        arguments.update(extras)
+        payload.update({name: value for name, value in extras.items() if value is not None})
+    return kind, arguments, payload
+
+
+@given(call=_constructor_calls())
+def test_every_constructor_leaves_out_what_is_none(
+    call: tuple[SignalKind, dict[str, object], dict[str, object]],
+) -> None:
+    """A field or extra passed as None is absent from the line, which parses back to the
+    payload the arguments describe (the docstrings' promise, for every kind)."""
+    kind, arguments, payload = call
+    constructor = getattr(bs, kind.value.lower())
+    line = constructor(**arguments)
+    signal = bs.parse_signal(line)
+    assert signal is not None, line
+    assert signal.kind is kind
+    assert signal.payload == payload
+    assert None not in signal.payload.values()
+    assert line == bs.format_signal(kind, payload or None)
+    assert "A field or extra left at None is omitted" in (constructor.__doc__ or "")
+
+
+def test_the_users_none_summary_is_left_out() -> None:
+    """Issue 16 item 5: completed(summary=None) wrote {"summary":null}."""
+    assert bs.completed(summary=None) == bs.completed()
+    assert bs.completed(summary=None, vocabulary=None) == "BERNSTEIN:COMPLETED"
+    assert "null" not in bs.failed(reason=None, stderr_tail=None)

@@ -1,8 +1,14 @@
 """The canonical text of a payload or reply: what ``format_signal`` and ``format_reply`` write.
 
-One object, compact, keys sorted, on one line a line reader will not split
-(U+0085, U+2028 and U+2029 escaped), within the documented limits; the spec is
-``spec/canonical-form.md``. Reading is :mod:`._strict_json`'s side.
+The spec is ``spec/canonical-form.md``: RFC 8785 (JCS) key order (UTF-16 code
+units) and numbers (ECMAScript's Number::toString for floats), integers as
+their exact decimal digits, U+0085, U+2028 and U+2029 escaped so no line reader
+splits the line, within the documented limits. Reading is :mod:`._strict_json`.
+
+json's C encoder writes the common case; it sorts keys by code point and
+writes floats as ``repr``, so a payload holding an astral key or a float whose
+``repr`` is not the ECMAScript text goes through json's pure-Python encoder
+with the canonical number text (both found in the one walk that checks limits).
 """
 
 import decimal
@@ -12,20 +18,69 @@ import json.encoder
 import math
 import re
 import sys
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from ._strict_json import _SURROGATE
 from .errors import _shown
 from .limits import MAX_INTEGER_DIGITS, MAX_NESTING_DEPTH
 
-__all__ = ["dump_canonical"]
+__all__ = ["dump_canonical", "number_text"]
 
 _LINE_BREAKS: Final = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
 _LINE_BREAK_ESCAPES: Final = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+_ASTRAL: Final = re.compile("[\U00010000-\U0010ffff]")
 _int_digits_setting: Final = sys.get_int_max_str_digits
 _ENCODER: Final = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
 )
+_REPR_FIXED_LOW: Final = 1e-4
+_REPR_FIXED_HIGH: Final = 1e16
+"""``repr`` writes a float in [1e-4, 1e16) without an exponent, as ECMAScript does; only
+an integral one differs there (``1.0`` against ``1``)."""
+
+
+class _Needs(NamedTuple):
+    """What the C encoder cannot write canonically, found while checking the limits."""
+
+    decimal: bool
+    """An integer longer than the interpreter's own conversion allows."""
+    numbers: bool
+    """A float whose ``repr`` is not its ECMAScript text."""
+    utf16_order: bool
+    """A key with an astral character: code-point order may differ from UTF-16 order."""
+
+
+def number_text(value: float) -> str:
+    """ECMAScript's Number::toString of a finite float (RFC 8785 §3.2.2.3); -0 is ``0``.
+
+    ``repr`` gives the shortest digits that read back as ``value``, the digits
+    ECMAScript takes too; only where the decimal point goes differs.
+    """
+    if not math.isfinite(value):
+        raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
+    if value == 0:
+        return "0"
+    text = float.__repr__(abs(value))
+    mantissa, _, exponent = text.partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    all_digits = whole + fraction
+    significant = all_digits.lstrip("0")
+    # value = 0.<digits> x 10^point, with digits the significant ones, trailing zeros gone
+    point = len(whole) + int(exponent or "0") - (len(all_digits) - len(significant))
+    digits = significant.rstrip("0")
+    sign = "-" if value < 0 else ""
+    count = len(digits)
+    if count <= point <= 21:
+        return sign + digits + "0" * (point - count)
+    if 0 < point <= 21:
+        return f"{sign}{digits[:point]}.{digits[point:]}"
+    if -6 < point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    shown = point - 1
+    power = f"e{'+' if shown > 0 else '-'}{abs(shown)}"
+    if count == 1:
+        return sign + digits + power
+    return f"{sign}{digits[0]}.{digits[1:]}{power}"
 
 
 @functools.lru_cache(maxsize=4)
@@ -34,16 +89,17 @@ def _ten_to(power: int) -> int:
     return result
 
 
-def _check_structure(value: dict[Any, Any], count_digits: bool) -> bool:
+def _check_structure(value: dict[Any, Any], count_digits: bool) -> _Needs:
     """Refuse non-str keys (json would coerce them), nesting beyond the bound and, with
-    ``count_digits``, integers over the limit; return whether an integer is too long for
-    the interpreter's own conversion. Iterative, and a container met twice on the way
-    down (a cycle) is refused as too deep before any recursion.
+    ``count_digits``, integers over the limit; say what the C encoder cannot write.
+    Iterative, and a container met twice on the way down (a cycle) is refused as too
+    deep before any recursion.
     """
     setting = _int_digits_setting()
     ceiling = _ten_to(MAX_INTEGER_DIGITS)
     interpreter_ceiling = _ten_to(setting) if count_digits and setting else 0
-    needs_decimal = False
+    needs_decimal = needs_numbers = needs_order = False
+    low, high = _REPR_FIXED_LOW, _REPR_FIXED_HIGH
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         container, depth = stack.pop()
@@ -53,51 +109,72 @@ def _check_structure(value: dict[Any, Any], count_digits: bool) -> bool:
             for key in container:
                 if not isinstance(key, str):
                     raise ValueError(f"payload key {_shown(key)} is not a str")
+                if not needs_order and not key.isascii() and _ASTRAL.search(key):
+                    needs_order = True
             items = container.values()
         else:
             items = container
         for item in items:
             if isinstance(item, (dict, list, tuple)):
                 stack.append((item, depth + 1))
+            elif isinstance(item, float):
+                # NaN and infinities stay with the C encoder, which refuses them.
+                magnitude = abs(item)
+                needs_numbers |= math.isfinite(item) and (
+                    not low <= magnitude < high or item.is_integer()
+                )
             elif count_digits and isinstance(item, int) and not isinstance(item, bool):
                 magnitude = -item if item < 0 else item
                 if magnitude >= ceiling:
                     raise ValueError(f"payload integer has more than {MAX_INTEGER_DIGITS} digits")
                 needs_decimal |= bool(interpreter_ceiling) and magnitude >= interpreter_ceiling
-    return needs_decimal
+    return _Needs(needs_decimal, needs_numbers, needs_order)
+
+
+def _utf16_key(item: tuple[str, Any]) -> bytes:
+    return item[0].encode("utf-16-be", "surrogatepass")
+
+
+def _in_utf16_order(value: Any) -> Any:
+    """A copy of ``value`` whose objects hold their members in UTF-16 code unit order.
+
+    Recursive: the nesting was bounded by :func:`_check_structure` first.
+    """
+    if isinstance(value, dict):
+        return {
+            key: _in_utf16_order(item) for key, item in sorted(value.items(), key=_utf16_key)
+        }
+    if isinstance(value, (list, tuple)):
+        return [_in_utf16_order(item) for item in value]
+    return value
 
 
 def _decimal_text(value: int) -> str:
     return str(decimal.Decimal(value))
 
 
-def _float_text(value: float) -> str:
-    if math.isnan(value) or math.isinf(value):
-        raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
-    return float.__repr__(value)
-
-
-def _encode_with_decimal(value: dict[str, Any]) -> str:
-    """json's pure-Python encoder, writing integers through ``decimal`` (no digit limit)."""
-    encoder = _ENCODER
+def _encode_in_python(value: dict[str, Any], needs: _Needs) -> str:
+    """json's pure-Python encoder with the canonical number text and key order."""
+    if needs.utf16_order:
+        value = _in_utf16_order(value)
     chunks = json.encoder._make_iterencode(  # type: ignore[attr-defined]
         None,
-        encoder.default,
+        _ENCODER.default,
         json.encoder.encode_basestring,
         None,
-        _float_text,
+        number_text,
         ":",
         ",",
-        True,
+        not needs.utf16_order,
         False,
         True,
-        _intstr=_decimal_text,
+        _intstr=_decimal_text if needs.decimal else int.__repr__,
     )
     return "".join(chunks(value, 0))
 
 
 def dump_canonical(value: dict[str, Any]) -> str:
-    """The canonical text of an object: compact, keys sorted by code point, one line.
+    """The canonical text of an object (``spec/canonical-form.md``), on one line.
 
     Raises ValueError for anything a signal cannot carry: a non-str key, a
     value json cannot serialise, NaN or Infinity, a lone surrogate, an integer
@@ -105,9 +182,9 @@ def dump_canonical(value: dict[str, Any]) -> str:
     self-referential value counts).
     """
     count_digits = _int_digits_setting() != MAX_INTEGER_DIGITS
-    needs_decimal = _check_structure(value, count_digits)
+    needs = _check_structure(value, count_digits)
     try:
-        text: str = _encode_with_decimal(value) if needs_decimal else _ENCODER.encode(value)
+        text: str = _encode_in_python(value, needs) if any(needs) else _ENCODER.encode(value)
     except TypeError as exc:
         raise ValueError(f"payload is not JSON-serialisable: {exc}") from None
     except ValueError as exc:
