@@ -253,12 +253,17 @@ class _Parser:
         return assertion
 
     # -- Escapes -------------------------------------------------------------
-    def _atom_escape(self) -> None:
+    def _after_backslash(self) -> tuple[int, str]:
+        """Step over the ``\\`` at ``pos``: its position and the character after it."""
         start = self.pos
         self.pos += 1
         char = self._peek()
         if not char:
             raise self._fail("'\\' at the end of the pattern", start)
+        return start, char
+
+    def _atom_escape(self) -> None:
+        start, char = self._after_backslash()
         if char in CLASS_ESCAPES:
             self.pos += 1
             self.out.append("[" + emit_ranges(CLASS_ESCAPES[char]) + "]")
@@ -341,11 +346,7 @@ class _Parser:
         if char != "\\":
             self.pos += 1
             return ord(char), None
-        start = self.pos
-        self.pos += 1
-        char = self._peek()
-        if not char:
-            raise self._fail("'\\' at the end of the pattern", start)
+        start, char = self._after_backslash()
         if char in CLASS_ESCAPES:
             self.pos += 1
             return -1, CLASS_ESCAPES[char]

@@ -244,20 +244,28 @@ class SchemaWalk:
             )
 
     def _added(self, name: str, required: bool, old: dict[str, JSONValue], at: str) -> None:
-        model = _content_model(old)
-        base = "field-added-required" if required else "field-added-optional"
-        text = f"{'required' if required else 'optional'} field {name!r} added"
-        if model == "open" and not required:
-            text += f"; adapters built before may already send {name!r} as an extra of any type"
-        self._emit(base + _MODEL_SUFFIX[model], at, text)
+        self._field("added", name, required, old, at=at, who="built before may already")
 
     def _removed(self, name: str, required: bool, new: dict[str, JSONValue], at: str) -> None:
-        model = _content_model(new)
-        base = "field-removed-required" if required else "field-removed-optional"
-        text = f"{'required' if required else 'optional'} field {name!r} removed"
+        self._field("removed", name, required, new, at=at, who="built after may")
+
+    def _field(
+        self,
+        event: str,
+        name: str,
+        required: bool,
+        other: dict[str, JSONValue],
+        *,
+        at: str,
+        who: str,
+    ) -> None:
+        """A field added or removed, judged by the content model of the side without it."""
+        model = _content_model(other)
+        presence = "required" if required else "optional"
+        text = f"{presence} field {name!r} {event}"
         if model == "open" and not required:
-            text += f"; adapters built after may send {name!r} as an extra of any type"
-        self._emit(base + _MODEL_SUFFIX[model], at, text)
+            text += f"; adapters {who} send {name!r} as an extra of any type"
+        self._emit(f"field-{event}-{presence}{_MODEL_SUFFIX[model]}", at, text)
 
     def _required(self, name: str, before: bool, after: bool, at: str) -> None:
         if before and not after:
