@@ -54,7 +54,7 @@ export class SignalScanner {
   feed(chunk) {
     const bytes = typeof chunk === "string" ? ENCODER.encode(chunk) : chunk;
     if (!(bytes instanceof Uint8Array)) {
-      throw new TypeError("a chunk is a Uint8Array (a Buffer) or a string");
+      throw new TypeError("a chunk is bytes (a Uint8Array) or a string");
     }
     const records = [];
     let at = 0;

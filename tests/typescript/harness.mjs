@@ -1,0 +1,80 @@
+// One long-running Node process for the differential tests: a JSON request per stdin line,
+// a JSON answer per stdout line. Values cross as tagged trees so that no number changes on
+// the way: ["i", digits], ["f", repr], ["s", text], ["b", bool], ["n"], ["a", items],
+// ["o", [[key, value], ...]] in; ["num", String(value)] and ["int", digits] out.
+import { createInterface } from "node:readline";
+import { join } from "node:path";
+
+const binding = await import(join(process.env.BERNSTEIN_TS_BINDING, "index.js"));
+
+function fromTagged([tag, data]) {
+  switch (tag) {
+    case "i": {
+      const exact = BigInt(data);
+      const safe = BigInt(Number.MAX_SAFE_INTEGER);
+      return exact > safe || exact < -safe ? exact : Number(data);
+    }
+    case "f":
+      return Number(data);
+    case "s":
+    case "b":
+      return data;
+    case "n":
+      return null;
+    case "a":
+      return data.map(fromTagged);
+    case "o": {
+      const result = {};
+      for (const [key, value] of data) {
+        Object.defineProperty(result, key, { value: fromTagged(value), enumerable: true, writable: true, configurable: true });
+      }
+      return result;
+    }
+    default:
+      throw new Error(`unknown tag ${tag}`);
+  }
+}
+
+function toTagged(value) {
+  if (value === null) return ["n"];
+  if (typeof value === "bigint") return ["int", value.toString()];
+  if (typeof value === "number") return ["num", Object.is(value, -0) ? "-0" : String(value)];
+  if (typeof value === "string") return ["s", value];
+  if (typeof value === "boolean") return ["b", value];
+  if (Array.isArray(value)) return ["a", value.map(toTagged)];
+  return ["o", Object.keys(value).map((key) => [key, toTagged(value[key])])];
+}
+
+function signalOut(signal) {
+  return signal === null ? null : { kind: signal.kind, payload: toTagged(signal.payload), rawLine: signal.rawLine };
+}
+
+function answer(request) {
+  switch (request.op) {
+    case "format":
+      try {
+        return { line: binding.formatSignal(request.kind, request.payload === null ? null : fromTagged(request.payload)) };
+      } catch (error) {
+        return { error: error instanceof binding.SignalFormatError ? error.code : `untyped ${error}` };
+      }
+    case "parse":
+      return { signal: signalOut(binding.parseSignal(request.line, { lenient: request.lenient })) };
+    case "parse-bytes":
+      return { signal: signalOut(binding.parseSignal(Buffer.from(request.hex, "hex"), { lenient: request.lenient })) };
+    case "reply": {
+      const reply = binding.parseReply(request.line);
+      return { reply: reply === null ? null : toTagged(reply) };
+    }
+    case "time": {
+      const line = request.head + request.unit.repeat(request.count) + request.tail;
+      return { signal: signalOut(binding.parseSignal(line, { lenient: request.lenient })) };
+    }
+    default:
+      return { error: `unknown op ${request.op}` };
+  }
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of lines) {
+  process.stdout.write(`${JSON.stringify(answer(JSON.parse(line)))}\n`);
+}
