@@ -7,12 +7,16 @@ constant spelled out again), the toolkit's source is scanned.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bernstein_signals_toolkit.validate import CODES, Severity, conformance_report
+from bernstein_signals_toolkit.validate import CODES, LineChecker, Severity, conformance_report
+from bernstein_signals_toolkit.validate.payload_file import payload_report
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLKIT = ROOT / "codegen" / "bernstein_signals_toolkit"
@@ -192,3 +196,52 @@ def test_line_bounds_default_to_the_binding_constant() -> None:
                 if name == "max_line_bytes" and literal(value):
                     written.append(f"{module}:{getattr(value, 'lineno', '?')}")
     assert written == []
+
+
+HOOKS = {
+    "object_pairs_hook": {"load.py", "validate/payload_text.py"},
+    "parse_constant": {"load.py", "validate/_limits.py", "templates/python/_strict_json.py"},
+}
+"""Who decodes JSON with a hook, per hook: the generator's source loader (which must not
+import the binding it writes), the validator's one detector of each, the binding's reader."""
+
+
+def test_each_json_hook_has_one_home_per_purpose() -> None:
+    found: dict[str, set[str]] = {hook: set() for hook in HOOKS}
+    for path in sorted(TOOLKIT.rglob("*.py")):
+        module = path.relative_to(TOOLKIT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.keyword) and node.arg in HOOKS:
+                found[node.arg].add(module)
+    assert found == HOOKS
+
+
+_KEY = st.sampled_from(["a", "b", "question", "é", "x y"])
+_OBJECT = st.lists(st.tuples(_KEY, st.integers(0, 9) | st.text(max_size=3)), max_size=6)
+
+
+@settings(max_examples=100)
+@given(_OBJECT, _OBJECT)
+def test_lines_and_payload_files_find_the_same_duplicate_keys(
+    outer: list[tuple[str, object]], inner: list[tuple[str, object]]
+) -> None:
+    """One detector: a payload's repeated keys (in any object) are the same on a signal line
+    (one BS213 per key) and in a payload file (one BS213 naming them all).
+    """
+    members = [json.dumps(k) + ":" + json.dumps(v) for k, v in outer]
+    members.append(
+        '"nested":{' + ",".join(json.dumps(k) + ":" + json.dumps(v) for k, v in inner) + "}"
+    )
+    payload = "{" + ",".join(members) + "}"
+    _, diagnostics = LineChecker().check(f"BERNSTEIN:COMPLETED {payload}", 1)
+    on_line = {d.message.split("'")[1] for d in diagnostics if d.code == "BS213"}  # repr'd
+    report = payload_report(payload, "COMPLETED", enabled=frozenset(CODES))
+    in_file = [d for d in report.diagnostics if d.code == "BS213"]
+    expected = {k for k, _ in outer if [x for x, _ in outer].count(k) > 1}
+    expected |= {k for k, _ in inner if [x for x, _ in inner].count(k) > 1}
+    assert on_line == expected
+    if expected:
+        (found,) = in_file
+        assert found.message.endswith(", ".join(sorted(expected)))
+    else:
+        assert in_file == []

@@ -49,6 +49,14 @@ _SEMVER = re.compile(
 _JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 
 
+# The generator's own strict-JSON hooks: the generator must never import the binding it
+# writes (whose _strict_json refuses NaN for signals), and source files are stricter than
+# signals (a duplicate key is an error here, "last wins" there). This is the one generator
+# copy; tests/test_rule_homes.py fails on a third.
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
@@ -60,10 +68,6 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def read_json(path: Path) -> JSONValue:
     """Read a source JSON file strictly: UTF-8, no duplicate keys, no NaN."""
-
-    def _no_constant(name: str) -> None:
-        raise ValueError(f"{name} is not JSON")
-
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

@@ -34,8 +34,6 @@ class Layout:
 
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Pointer -> (start, end) of every value; a later duplicate key overwrites: last wins."""
-    duplicates: dict[str, tuple[int, int]] = field(default_factory=dict)
-    """Key -> span of its last repetition inside one object, in the order first repeated."""
 
 
 class _Found(Exception):
@@ -62,7 +60,6 @@ class _Scanner:
             return _SKIP.raw_decode(text, start)[1]  # nothing wanted inside: json's C scanner
         pos = self._space(pos + 1)
         index = 0
-        seen: set[str] = set()
         while text[pos] != closing:
             if not self._wants_inside(pointer):
                 return _SKIP.raw_decode(text, start)[1]
@@ -70,12 +67,7 @@ class _Scanner:
                 key = _STRING.match(text, pos)
                 if key is None:
                     raise ValueError(pos)
-                raw = json.loads(key.group())
-                if raw in seen:
-                    self.found.duplicates.pop(raw, None)
-                    self.found.duplicates[raw] = key.span()
-                seen.add(raw)
-                name = _escape(raw)
+                name = _escape(json.loads(key.group()))
                 pos = self._space(self._space(key.end()) + 1)  # past the colon
             else:
                 name = str(index)
@@ -110,7 +102,7 @@ class _Scanner:
 
 
 def layout(text: str, wanted: set[str] | None = None, *, start: int = 0) -> Layout:
-    """Spans and duplicate keys of ``text``, as far as it could be scanned.
+    """Spans of the values in ``text``, as far as it could be scanned.
 
     With ``wanted`` pointers, the scan stops once each has its span (a member
     that is missing never does: its parent's span is found last). Spans are

@@ -384,10 +384,12 @@ _CODES += (
         "helper-unknown-option",
         Severity.ERROR,
         "A shell helper is called with an option it does not have.",
-        "The generated helpers take `--<property>` options for the optional fields of their"
-        " kind only; any other argument starting with `-` before `--` makes the helper fail"
-        " with status 2 and print nothing. Put `--` before a positional value that starts"
-        " with `-`.",
+        "The calling convention: a required scalar field is positional, in the order of the"
+        " schema's `required` list; every other field the shell carries is an option"
+        " `--<property> VALUE` (an array repeats it once per item). An argument is an option"
+        " only if it is `--NAME` (NAME lowercase letters, digits, `_` and `-`); anything else,"
+        " such as `-3`, `---` or `- step`, is a value. An option the helper does not have makes"
+        " it fail with status 2 and print nothing.",
         "bernstein_question 'Go?' --option yes",
         "bernstein_question 'Go?' --options yes",
     ),
@@ -395,9 +397,10 @@ _CODES += (
         "BS502",
         "helper-missing-argument",
         Severity.ERROR,
-        "A shell helper call lacks a required argument or an option's value.",
-        "Required fields are positional, in the order of the schema's `required` list; a"
-        " missing one makes the helper fail with status 2 and print nothing.",
+        "A shell helper call lacks a positional argument or an option's value.",
+        "By the calling convention (see BS501) the required scalar fields are positional and"
+        " every option takes the next argument as its value; a missing one makes the helper"
+        " fail with status 2 and print nothing.",
         "bernstein_blocked",
         "bernstein_blocked 'GITHUB_TOKEN is not set'",
     ),
@@ -405,8 +408,11 @@ _CODES += (
         "BS503",
         "helper-extra-argument",
         Severity.ERROR,
-        "A shell helper call has more positional arguments than its kind has required fields.",
-        "Optional fields are passed as `--<property> VALUE`, never positionally.",
+        "A shell helper call has an argument it has no place for.",
+        "By the calling convention (see BS501) only the required scalar fields are positional;"
+        " optional fields are `--<property> VALUE`, a non-repeated option is given once, and"
+        " options go before `--` (after it every argument is a value). An extra argument"
+        " makes the helper fail with status 2 and print nothing.",
         "bernstein_failed 'exit 2'",
         "bernstein_failed --reason 'exit 2'",
     ),
@@ -414,10 +420,12 @@ _CODES += (
         "BS504",
         "unknown-helper",
         Severity.ERROR,
-        "A call of a `bernstein_` function that the helper library does not define.",
+        "A call of a `bernstein_` function the helper library does not define, or defines only"
+        " to refuse.",
         "The library defines one function per kind (`bernstein_<kind>`) plus bernstein_emit,"
         " bernstein_run, bernstein_ask and bernstein_guard. A kind added to the vocabulary"
-        " gets its function when the library is regenerated.",
+        " gets its function when the library is regenerated; a kind whose payload the shell"
+        " cannot build gets a function that only refuses (use bernstein_emit).",
         "bernstein_complete",
         "bernstein_completed",
     ),

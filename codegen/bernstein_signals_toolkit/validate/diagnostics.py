@@ -14,7 +14,17 @@ from typing import Any
 
 from .codes import CODES, Severity
 
-__all__ = ["Diagnostic", "build_diagnostic"]
+__all__ = ["SHOWN_CHARS", "Diagnostic", "build_diagnostic", "shown_word"]
+
+SHOWN_CHARS = 40
+"""How much of a quoted word a message shows: a hostile line must not make a huge message."""
+
+
+def shown_word(word: str) -> str:
+    """``repr`` of a word from the line, cut short when long."""
+    if len(word) <= SHOWN_CHARS:
+        return repr(word)
+    return f"{word[:SHOWN_CHARS]!r}... ({len(word)} characters)"
 
 
 @dataclass(frozen=True)

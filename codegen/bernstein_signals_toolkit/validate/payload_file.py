@@ -13,6 +13,7 @@ from ._limits import PayloadProbe, limit_problem
 from ._spans import layout, locate
 from .codes import Severity
 from .diagnostics import Diagnostic, build_diagnostic
+from .payload_text import duplicate_keys, last_key_span
 from .report import ConformanceReport
 
 __all__ = ["payload_report"]
@@ -125,14 +126,15 @@ def payload_report(
                     rule=f"{error.rule}: {error.detail}",
                 )
             )
-        if scanned.duplicates:
-            first = next(iter(scanned.duplicates.values()))
+        duplicated = duplicate_keys(text, start)
+        if duplicated:
+            begin, end = last_key_span(text, duplicated[0], start, len(text))
             add(
                 lines.diagnostic(
                     "BS213",
-                    first[0],
-                    first[1],
-                    "duplicate keys in the payload: " + ", ".join(sorted(scanned.duplicates)),
+                    begin,
+                    end,
+                    "duplicate keys in the payload: " + ", ".join(sorted(duplicated)),
                 )
             )
     report.diagnostics[:] = sorted(
