@@ -47,8 +47,9 @@ def _docstring(kind: Kind) -> list[str]:
             )
         lines.append("")
     lines += [
-        f"    Returns the ``{kind.name}`` signal line (no newline). A field left at None is",
-        "    omitted. Raises SignalPayloadError when the payload breaks the schema, and",
+        f"    Returns the ``{kind.name}`` signal line (no newline); ``emit(line)`` writes it.",
+        "    A field or extra left at None is omitted (format_signal writes an explicit",
+        "    null). Raises SignalPayloadError when the payload breaks the schema, and",
         "    ValueError for a value JSON cannot carry on one line (as format_signal).",
     ]
     stamped = [prop.name for prop in kind.properties if prop.role == VERSION_ROLE]
@@ -75,7 +76,7 @@ def _constructor(kind: Kind) -> list[str]:
                 f"        payload[{prop.name!r}] = {prop.name}",
             ]
     if kind.additional_properties:
-        body.append("    payload.update(extras)")
+        body.append("    payload.update(_given(extras))")
     return [
         f"def {kind.snake}({', '.join(parameters)}) -> str:",
         *_docstring(kind),
@@ -124,13 +125,15 @@ def body_names(kind: Kind) -> frozenset[str]:
 def constructors_module(vocabulary: Vocabulary) -> str:
     functions = [line for kind in vocabulary.kinds for line in _constructor(kind)]
     names = ", ".join(repr(kind.snake) for kind in vocabulary.kinds)
+    helpers = "_given, " if any(kind.additional_properties for kind in vocabulary.kinds) else ""
     lines = [
         python_header(vocabulary)
-        + '"""Typed constructors, one per kind: ``question("Apply?", options=["yes", "no"])``."""',
+        + '"""Typed constructors, one per kind, each returning its line:'
+        + ' ``emit(question("Apply?", options=["yes", "no"]))``."""',
         "",
         "from typing import Any",
         "",
-        "from .formatting import format_signal",
+        f"from .formatting import {helpers}format_signal",
         "from .kinds import VOCABULARY_VERSION, SignalKind",
         "",
         f"__all__ = [{names}]",

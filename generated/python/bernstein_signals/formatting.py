@@ -14,11 +14,29 @@ from typing import Any, Final, TextIO
 from ._canonical_json import dump_canonical
 from .errors import SignalPayloadError, _shown
 from .kinds import SIGNAL_PREFIX, SignalKind
+from .parsing import parse_signal
+from .signals import StreamSignal, UnknownKindSignal
 from .validators import validate_payload
 
 __all__ = ["emit", "format_signal"]
 
 _KINDS: Final = frozenset(kind.value for kind in SignalKind)
+_NAMES: Final = ", ".join(sorted(_KINDS))
+_USAGE: Final = (
+    "emit takes a kind and its payload (emit(SignalKind.QUESTION, {...})) or a whole"
+    " signal: a line from a constructor (emit(question(...))) or a StreamSignal"
+)
+
+
+def _unknown_kind(kind: object) -> ValueError:
+    """The error for what is not a kind, saying what to pass instead."""
+    if isinstance(kind, str) and kind.startswith(SIGNAL_PREFIX):
+        hint = "this is a whole signal line, which emit(line) writes"
+    elif callable(kind):
+        hint = "call the constructor: emit(question(...)) writes the line it returns"
+    else:
+        hint = f"a kind is a SignalKind or one of {_NAMES}"
+    return ValueError(f"unknown signal kind {_shown(kind)}: {hint}")
 
 
 def format_signal(
@@ -34,7 +52,7 @@ def format_signal(
     (``None`` is checked as ``{}``, the payload a reader sees).
     """
     if not isinstance(kind, str) or kind not in _KINDS:
-        raise ValueError(f"unknown signal kind {_shown(kind)}")
+        raise _unknown_kind(kind)
     if payload is not None and not isinstance(payload, dict):
         raise TypeError(f"a signal payload is a dict, not {type(payload).__name__}")
     if validate:
@@ -46,17 +64,60 @@ def format_signal(
     return f"{SIGNAL_PREFIX}{kind} {dump_canonical(payload)}"
 
 
-def emit(
-    kind: SignalKind | str, payload: dict[str, Any] | None = None, *, file: TextIO | None = None
-) -> None:
-    """Write the signal line and "\\n" to ``file`` (default: stdout) in one write, then flush.
+def _given(extras: dict[str, Any]) -> dict[str, Any]:
+    """The extras a typed constructor writes: None means left out, as for its fields."""
+    return {name: value for name, value in extras.items() if value is not None}
 
-    Raises what :func:`format_signal` raises, before anything is written.
+
+def _signal_line(signal: object, payload: object) -> str:
+    """The canonical line for what :func:`emit` was given; nothing is written yet."""
+    whole = isinstance(signal, StreamSignal | UnknownKindSignal) or (
+        isinstance(signal, str) and signal.startswith(SIGNAL_PREFIX)
+    )
+    if whole and payload is not None:
+        raise TypeError(f"{_USAGE}; a whole signal already holds its payload")
+    if isinstance(signal, str) and signal.startswith(SIGNAL_PREFIX):
+        parsed = parse_signal(signal)
+        if parsed is None:
+            raise ValueError(
+                f"{_shown(signal)} is not a signal line of this vocabulary (its grammar, a"
+                f" known kind, strict JSON); {_USAGE}"
+            )
+        signal = parsed
+    if isinstance(signal, UnknownKindSignal):
+        raise ValueError(
+            f"unknown signal kind {_shown(signal.kind)}: this binding's vocabulary does not"
+            " know it, so it cannot check it; write its raw_line to forward it"
+        )
+    if isinstance(signal, StreamSignal):
+        # A signal read back has payload {} with or without JSON on its line: the
+        # canonical line has none, as the constructors write it.
+        return format_signal(signal.kind, signal.payload or None)
+    return format_signal(signal, payload)  # type: ignore[arg-type]  # format_signal checks both
+
+
+def emit(
+    kind: SignalKind | str | StreamSignal,
+    payload: dict[str, Any] | None = None,
+    *,
+    file: TextIO | None = None,
+) -> None:
+    """Write one signal and "\\n" to ``file`` (default: stdout) in one write, then flush.
+
+    ``kind`` is a kind, with its payload (``emit(SignalKind.QUESTION,
+    {"question": "Apply?"})``), or a whole signal, without one: a line from
+    a typed constructor or :func:`format_signal` (``emit(question("Apply?"))``),
+    or a StreamSignal. Either way the line written is the canonical one, and
+    its payload is checked against the kind's schema.
+
+    Raises what :func:`format_signal` raises, before anything is written;
+    ValueError for a ``BERNSTEIN:`` line that does not parse, TypeError for a
+    payload beside a whole signal.
 
     The flush matters: a block-buffered pipe would otherwise hold a QUESTION
     back while the adapter waits for its answer.
     """
-    line = format_signal(kind, payload)
+    line = _signal_line(kind, payload)
     stream = sys.stdout if file is None else file
     stream.write(line + "\n")
     stream.flush()

@@ -14,17 +14,23 @@ warning would be shown only once per call site and lost in the rest.
 """
 
 import collections
-import contextlib
-import os
-import re
-import select
+import functools
+import itertools
 import sys
 import time
-import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Final, TextIO
+from typing import IO, Any, Final, ParamSpec, TextIO, TypeVar
 
+from ._reply_lines import (
+    _MAX_REPLY_BYTES,
+    _content_length,
+    _lenient_decoding,
+    _read_line,
+    _skip_rest_of_line,
+    _text_of,
+    _TimedOut,
+)
 from .errors import _shown
 from .fields import QUESTION_ID, QUESTION_OPTIONS, QUESTION_TEXT, REPLY_ANSWER, REPLY_IN_REPLY_TO
 from .formatting import emit
@@ -44,8 +50,8 @@ __all__ = [
     "ask",
 ]
 
-_MAX_REPLY_BYTES: Final = 1 << 20
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_SHOWN_IDS: Final = 5
+"""How many waiting ids an UnknownQuestion names: enough to pick from, bounded whatever is in flight."""
 
 
 class QuestionError(ValueError):
@@ -131,13 +137,32 @@ class QuestionTracker:
             self._answered.discard(pending.id)
         return pending
 
+    def _waiting(self) -> str:
+        """What is waiting, for an UnknownQuestion: the first ids and how many more."""
+        ids = [_shown(question_id) for question_id in itertools.islice(self._by_id, _SHOWN_IDS)]
+        more = len(self._by_id) - len(ids)
+        by_id = ", ".join(ids) + (f" and {more} more" if more else "")
+        if not by_id:
+            return (
+                f"{len(self._fifo)} without an id waiting" if self._fifo else "nothing is waiting"
+            )
+        if self._fifo:
+            return f"waiting: {len(self._fifo)} without an id, and by id {by_id}"
+        return f"waiting by id: {by_id} (answer(text, question_id=...))"
+
     def answer(self, text: str, question_id: str | None = None) -> str:
         """The reply line (no newline) answering ``question_id``, or the oldest question
         without an id when ``question_id`` is None; the question is then answered.
+
+        Raises UnknownQuestion naming what is waiting (the first ids, then a
+        count) when nothing matches, AnswerNotAnOption for an answer outside
+        the question's options (with ``enforce_options``).
         """
         if question_id is None:
             if not self._fifo:
-                raise UnknownQuestion("no question without an id is waiting for an answer")
+                raise UnknownQuestion(
+                    f"no question without an id is waiting for an answer; {self._waiting()}"
+                )
             pending = self._fifo[0]
         else:
             found = self._by_id.get(question_id)
@@ -145,7 +170,9 @@ class QuestionTracker:
                 state = (
                     "was already answered" if question_id in self._answered else "was never asked"
                 )
-                raise UnknownQuestion(f"question id {_shown(question_id)} {state}")
+                raise UnknownQuestion(
+                    f"question id {_shown(question_id)} {state}; {self._waiting()}"
+                )
             pending = found
         if self.enforce_options and pending.options is not None and text not in pending.options:
             raise AnswerNotAnOption(
@@ -165,135 +192,91 @@ class QuestionTracker:
 # ---------------------------------------------------------------------------
 
 
-def _fileno(stream: IO[Any]) -> int | None:
-    try:
-        return stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return None
-
-
-_Piece = str | bytes
-_PENDING: Final["weakref.WeakKeyDictionary[IO[Any], list[_Piece]]"] = weakref.WeakKeyDictionary()
-"""The start of a line that a timed-out :func:`ask` had read: the next ask() on that stream
-continues it, so a reply that arrives in pieces across a timeout is not lost."""
-
-
-def _ends_line(piece: _Piece) -> bool:
-    return piece.endswith("\n") if isinstance(piece, str) else piece.endswith(b"\n")
-
-
-def _content_length(line: _Piece) -> int:
-    """The line's length without its "\\n" or "\\r\\n"."""
-    if not _ends_line(line):
-        return len(line)
-    return len(line) - (2 if line[-2:] in ("\r\n", b"\r\n") else 1)
-
-
-def _joined(pieces: list[_Piece]) -> _Piece:
-    first = pieces[0]
-    return first[:0].join(pieces)  # type: ignore[arg-type]
-
-
-def _read_line(stream: IO[Any], deadline: float | None, question: str) -> _Piece | None:
-    """One line (with its "\\n", when it has one) through the stream's own ``readline``, so
-    what the caller's reads (``input()``) already buffered is seen and nothing is read
-    from the file descriptor behind the object's back. None at end of input.
-
-    With a deadline the descriptor is made non-blocking for the wait (restored after):
-    ``readline`` then returns what has arrived, and ``select`` waits for more. At the
-    deadline the part already read is kept for the next call on the stream.
-    """
-    try:
-        pieces: list[_Piece] = _PENDING.pop(stream, [])
-    except TypeError:  # a stream object without weak references keeps nothing
-        pieces = []
-    fd = None if deadline is None else _fileno(stream)
-    if fd is None:
-        pieces.append(stream.readline(_MAX_REPLY_BYTES + 2))
-        return _joined(pieces) or None
-    was_blocking = os.get_blocking(fd)
-    os.set_blocking(fd, False)
-    try:
-        waited = False
-        while True:
-            piece = stream.readline(_MAX_REPLY_BYTES + 2)
-            if piece:
-                pieces.append(piece)
-                if _ends_line(piece):
-                    return _joined(pieces)
-                waited = False
-                continue
-            if waited:  # readable, yet nothing: end of input
-                return _joined(pieces) if pieces else None
-            remaining = deadline - time.monotonic()  # type: ignore[operator]
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-                if pieces:
-                    with contextlib.suppress(TypeError):
-                        _PENDING[stream] = pieces
-                raise QuestionTimeout(f"no reply to {question!r} in time")
-            waited = True
-    finally:
-        os.set_blocking(fd, was_blocking)
-
-
-def _lenient_decoding(stream: IO[Any]) -> None:
-    """Make a strict text stream decode with ``surrogateescape``, when it still can.
-
-    A strict decoder raises on the buffered chunk that holds a byte that is
-    not UTF-8, and Python's io then drops the whole chunk, good lines too.
-    ``reconfigure`` succeeds only before the first read; after it, such a
-    chunk is reported and skipped (see :func:`ask`).
-    """
-    if getattr(stream, "errors", None) != "strict":
-        return
-    reconfigure = getattr(stream, "reconfigure", None)
-    if reconfigure is not None:
-        with contextlib.suppress(OSError, ValueError):  # io.UnsupportedOperation is both
-            reconfigure(errors="surrogateescape")
-
-
-def _skip_rest_of_line(
-    stream: IO[Any], line: _Piece, deadline: float | None, question: str
-) -> None:
-    """Drop the rest of an over-long line, a bounded piece at a time."""
-    while line and not _ends_line(line):
-        rest = _read_line(stream, deadline, question)
-        if rest is None:
-            return
-        line = rest
-
-
-def _text_of(line: _Piece) -> str | None:
-    """The line as text without its terminator, or None when it is not UTF-8.
-
-    Bytes are decoded strictly; text from a stream decoding with
-    ``surrogateescape`` holds a lone surrogate where a byte was not UTF-8.
-    """
-    if isinstance(line, bytes):
+def _wait_for_reply(
+    source: IO[Any], notes: TextIO, deadline: float | None, question: str, question_id: str | None
+) -> str:
+    """The answer of the first reply to ``question_id``; every other line noted on ``notes``."""
+    while True:
         try:
-            text = line.decode("utf-8")
+            raw = _read_line(source, deadline)
         except UnicodeDecodeError:
-            return None
-    else:
-        text = str(line)
-        if not text.isascii() and _SURROGATE.search(text):
-            return None
-    if text.endswith("\n"):
-        text = text[:-2] if text.endswith("\r\n") else text[:-1]
-    return text
+            raw = b"\xff"  # the stream's strict decoder refused a chunk: noted below
+        if raw is None:
+            raise QuestionAborted(f"stdin closed before a reply to {question!r}")
+        if _content_length(raw) > _MAX_REPLY_BYTES:
+            _skip_rest_of_line(source, raw, deadline)
+            note = f"skipped a line longer than {_MAX_REPLY_BYTES} bytes"
+        else:
+            line = _text_of(raw)
+            reply = None if line is None else parse_reply(line)
+            if reply is not None and reply[REPLY_IN_REPLY_TO] == question_id:
+                return reply[REPLY_ANSWER]
+            if line is None:
+                note = f"skipped a line that is not UTF-8: {raw[:80]!r}"
+            elif reply is None:
+                note = f"skipped a line that is not a reply: {line[:80]!r}"
+            else:
+                note = f"skipped a reply to question {reply[REPLY_IN_REPLY_TO]!r}"
+        notes.write(f"bernstein-signals: while waiting for {question!r}: {note}\n")
+        notes.flush()
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_LEGACY_POSITIONAL: Final = 2
+"""How many keyword-only parameters after the question earlier versions took by position."""
+
+
+def _keywords_after_the_question(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Let the positional ``ask(question, options, id)`` of earlier versions keep working.
+
+    The signature (what help() and type checkers see) is keyword-only, as
+    :func:`.constructors.question` has it; a call in the old form is mapped
+    onto it rather than broken, and anything else is a TypeError saying what
+    to pass. The names come from the signature: its first keyword-only
+    parameters, in order.
+    """
+    code = function.__code__
+    legacy = code.co_varnames[code.co_argcount : code.co_argcount + _LEGACY_POSITIONAL]
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if len(args) > 1:
+            extra = args[1:]
+            if len(extra) > len(legacy):
+                raise TypeError(
+                    f"{function.__name__}() takes one positional argument, the question;"
+                    f" pass {' and '.join(f'{name}=...' for name in legacy)} as keywords"
+                )
+            for name, value in zip(legacy, extra, strict=False):
+                if name in kwargs:
+                    raise TypeError(
+                        f"{function.__name__}() got {name} both by position and as a keyword;"
+                        f" pass {name}=... only"
+                    )
+                kwargs[name] = value
+            args = args[:1]
+        return function(*args, **kwargs)
+
+    return call
+
+
+@_keywords_after_the_question
 def ask(
     question: str,
+    *,
     options: Sequence[str] | None = None,
     id: str | None = None,
-    *,
     stdin: IO[Any] | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
     timeout: float | None = None,
 ) -> str:
     """Ask the orchestrator ``question`` and return the answer.
+
+    ``options`` and ``id`` are keywords, as :func:`.constructors.question`
+    takes them (``ask("Apply?", options=["yes", "no"], id="q-1")``); the
+    positional form of earlier versions is still accepted.
 
     Emits the QUESTION on ``stdout`` (one write, flushed), then reads reply
     lines from ``stdin`` until one is addressed to this question
@@ -328,26 +311,7 @@ def ask(
     emit(SignalKind.QUESTION, payload, file=stdout)
     deadline = None if timeout is None else time.monotonic() + timeout
     _lenient_decoding(source)
-    while True:
-        try:
-            raw = _read_line(source, deadline, question)
-        except UnicodeDecodeError:
-            raw = b"\xff"  # the stream's strict decoder refused a chunk: noted below
-        if raw is None:
-            raise QuestionAborted(f"stdin closed before a reply to {question!r}")
-        if _content_length(raw) > _MAX_REPLY_BYTES:
-            _skip_rest_of_line(source, raw, deadline, question)
-            note = f"skipped a line longer than {_MAX_REPLY_BYTES} bytes"
-        else:
-            line = _text_of(raw)
-            reply = None if line is None else parse_reply(line)
-            if reply is not None and reply[REPLY_IN_REPLY_TO] == id:
-                return reply[REPLY_ANSWER]
-            if line is None:
-                note = f"skipped a line that is not UTF-8: {raw[:80]!r}"
-            elif reply is None:
-                note = f"skipped a line that is not a reply: {line[:80]!r}"
-            else:
-                note = f"skipped a reply to question {reply[REPLY_IN_REPLY_TO]!r}"
-        notes.write(f"bernstein-signals: while waiting for {question!r}: {note}\n")
-        notes.flush()
+    try:
+        return _wait_for_reply(source, notes, deadline, question, id)
+    except _TimedOut:
+        raise QuestionTimeout(f"no reply to {question!r} in time") from None
