@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import pytest_lsp
@@ -17,6 +19,7 @@ from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from bernstein_signals_toolkit.validate import CODES
+from shell_support import kind_schema
 
 SERVER = [sys.executable, "-m", "bernstein_signals_toolkit.cli", "lsp"]
 SECTION = "bernsteinSignals"
@@ -455,3 +458,53 @@ def test_only_a_document_with_signals_is_a_run(text: str, codes: list[str]) -> N
 
     findings = analysis.analyse(text, shell=False, settings=analysis.Settings())
     assert sorted(f.code for f in findings) == codes
+
+
+@pytest.mark.parametrize(
+    ("call", "found"),
+    [
+        # Issue 16 item 1: values that start with "-" are values, as the helper reads them.
+        ("bernstein_plan_draft '---\ntitle: x' --path .sdd/a.md", []),
+        ("bernstein_blocked -3 --hint '- step 1'", []),
+        ("bernstein_question --id -q --options -no 'Apply?'", []),
+        ("bernstein_question q --help", []),
+        ("bernstein_question q --bogus x", [("BS501", "unknown option --bogus")]),
+        ("bernstein_question q --idd x", [("BS501", "did you mean --id?")]),
+        ("bernstein_question -- q --id x", [("BS503", "--id after --: options go before --")]),
+        ("bernstein_question q --id a --id b", [("BS503", "--id given twice")]),
+        ("bernstein_question q x", [("BS503", "too many arguments")]),
+        ("bernstein_completed x", [("BS503", "takes no positional argument")]),
+        ("bernstein_question q --id", [("BS502", "--id needs a value")]),
+        ("bernstein_question --id x", [("BS502", "missing argument(s): QUESTION")]),
+        ('bernstein_question "$q" --options "$a" --options b', []),
+    ],
+)
+def test_helper_calls_are_read_by_the_calling_convention(
+    call: str, found: list[tuple[str, str]]
+) -> None:
+    """The language server reads a call with the helpers' own signature model and rule."""
+    from bernstein_signals_toolkit.lsp import analysis
+
+    text = "#!/bin/sh\n" + call.replace("\n", "\\n") + "\n"
+    findings = analysis.analyse(text, shell=True, settings=analysis.Settings())
+    assert [f.code for f in findings] == [code for code, _ in found]
+    for finding, (_, message) in zip(findings, found, strict=True):
+        assert message in finding.message, finding.message
+
+
+def test_a_required_array_is_an_option_for_the_language_server_too(tmp_path: Path) -> None:
+    """A required array is a repeated option, never positional, in the helper and the server."""
+    from bernstein_signals_toolkit.lsp import analysis
+
+    schemas = tmp_path / "schema"
+    shutil.copytree(Path(__file__).parents[1] / "schema", schemas)
+    tags = {"description": "Tags.", "type": "array", "items": {"type": "string"}}
+    kind = kind_schema("TAGGED", {"tags": tags}, ["tags"])
+    (schemas / "tagged.schema.json").write_text(json.dumps(kind))
+    settings = analysis.Settings(vocabulary=str(schemas))
+    ok = analysis.analyse(
+        "#!/bin/sh\nbernstein_tagged --tags a --tags b\n", shell=True, settings=settings
+    )
+    assert ok == []
+    (extra,) = analysis.analyse("#!/bin/sh\nbernstein_tagged a\n", shell=True, settings=settings)
+    assert extra.code == "BS503"

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-__all__ = ["Command", "Piece", "Word", "commands", "render_echo", "render_printf"]
+__all__ = ["Command", "Origin", "Piece", "Word", "commands", "render_echo", "render_printf"]
 
 UNKNOWN = "\uffff"
 """Stands for one unknown value in rendered text (a noncharacter: never in real output)."""
@@ -106,6 +107,12 @@ def _skip_expansion(text: str, pos: int) -> int:
     return match.end() if match else pos + 1
 
 
+def _backquote_end(text: str, pos: int) -> int:
+    """The end of the backquoted command substitution starting at ``pos`` (unclosed: the line's)."""
+    closing = text.find("`", pos + 1)
+    return len(text) if closing < 0 else closing + 1
+
+
 def _words(text: str, line: int) -> Iterator[Word | str]:
     """Words and separator characters of one line."""
     pos, size = 0, len(text)
@@ -142,7 +149,7 @@ def _words(text: str, line: int) -> Iterator[Word | str]:
                         end = (
                             _skip_expansion(text, pos)
                             if text[pos] == "$"
-                            else (text.find("`", pos + 1) + 1 or size)
+                            else _backquote_end(text, pos)
                         )
                         word.add_unknown(pos, end)
                         pos = end
@@ -155,7 +162,7 @@ def _words(text: str, line: int) -> Iterator[Word | str]:
                 word.add_unknown(pos, end)
                 pos = end
             elif char == "`":
-                end = text.find("`", pos + 1) + 1 or size
+                end = _backquote_end(text, pos)
                 word.add_unknown(pos, end)
                 pos = end
             else:
@@ -191,8 +198,16 @@ def commands(text: str) -> Iterator[Command]:
 # What printf and echo would print
 # ---------------------------------------------------------------------------
 
-Origin = tuple[int, int, int]
-"""(line, start column, end column) in the script of one rendered character."""
+
+class Origin(NamedTuple):
+    """Where in the script one rendered character comes from."""
+
+    line: int
+    start: int
+    """Its first column."""
+    end: int
+    """The column after it (an unknown value spans its whole expansion)."""
+
 
 _ESCAPES = {
     "n": "\n",
@@ -224,9 +239,9 @@ class Rendered:
         for piece in word.pieces:
             if piece.known:
                 for char, column in zip(piece.chars, piece.columns, strict=True):
-                    self.put(char, (word.line, column, column + 1))
+                    self.put(char, Origin(word.line, column, column + 1))
             else:
-                self.put(UNKNOWN, (word.line, piece.columns[0], piece.columns[1]))
+                self.put(UNKNOWN, Origin(word.line, piece.columns[0], piece.columns[1]))
 
     def lines(self) -> Iterator[tuple[str, list[Origin]]]:
         text = "".join(self.text)
@@ -241,11 +256,11 @@ def _flat(word: Word) -> list[tuple[str, Origin]]:
     for piece in word.pieces:
         if piece.known:
             out += [
-                (c, (word.line, col, col + 1))
+                (c, Origin(word.line, col, col + 1))
                 for c, col in zip(piece.chars, piece.columns, strict=True)
             ]
         else:
-            out.append((UNKNOWN, (word.line, piece.columns[0], piece.columns[1])))
+            out.append((UNKNOWN, Origin(word.line, piece.columns[0], piece.columns[1])))
     return out
 
 
@@ -288,6 +303,6 @@ def render_echo(words: list[Word]) -> Rendered:
         words = words[1:]
     for position, word in enumerate(words):
         if position:
-            rendered.put(" ", (word.line, word.start, word.start))
+            rendered.put(" ", Origin(word.line, word.start, word.start))
         rendered.put_word(word)
     return rendered

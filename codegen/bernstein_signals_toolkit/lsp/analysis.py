@@ -17,13 +17,16 @@ import json
 import re
 import shlex
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import NamedTuple
 
-from ..emitters.shell import help_texts
+from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
+
 from ..errors import ToolkitError
-from ..model import Kind, Vocabulary
+from ..model import JSONValue, Vocabulary
 from ..runtime_vocabulary import RuntimeVocabulary, built_in, compile_folder
+from ..shell_help import help_texts
+from ..shell_signature import Signature, call_arguments, read_call, signatures
 from ..validate import CODES, Severity
 from ..validate.codes import UNKNOWN_KINDS, select_codes
 from ..validate.lines import LineChecker, close_match, near_kind, utf8_length
@@ -31,6 +34,7 @@ from ..validate.report import conformance_report
 from ._shell import UNKNOWN, Command, Origin, Word, commands, render_echo, render_printf
 
 __all__ = [
+    "Edit",
     "Finding",
     "Settings",
     "analyse",
@@ -60,7 +64,7 @@ class Settings:
     lenient: bool = False
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    max_line_bytes: int = 1 << 20
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     vocabulary: str | None = None
     """A schema folder replacing the built-in vocabulary (``--vocabulary``)."""
     unknown_kinds: str = "warning"
@@ -73,6 +77,16 @@ class Settings:
             return frozenset(CODES)
 
 
+class Edit(NamedTuple):
+    """Replace the text from (line, start) to (end_line, end) with ``text``."""
+
+    line: int
+    start: int
+    end_line: int
+    end: int
+    text: str
+
+
 @dataclass(frozen=True)
 class Finding:
     line: int
@@ -82,9 +96,8 @@ class Finding:
     code: str
     severity: Severity
     message: str
-    edit: tuple[int, int, int, int, str] | None = None
-    """(line, start, end line, end, new text): the suggested fix, when one applies."""
-    data: dict[str, Any] = field(default_factory=dict, compare=False)
+    edit: Edit | None = None
+    """The suggested fix, when one applies."""
 
 
 def is_shell_document(uri: str, language_id: str | None, text: str) -> bool:
@@ -149,7 +162,7 @@ def _log_findings(text: str, settings: Settings, runtime: RuntimeVocabulary) -> 
         width = len(lines[line]) if line < len(lines) else 0
         edit = None
         if d.replacement is not None:
-            edit = (line, 0, line, width, d.replacement)
+            edit = Edit(line, 0, line, width, d.replacement)
         findings.append(
             Finding(line, d.start, line, max(d.end, d.start), d.code, d.severity, d.message, edit)
         )
@@ -209,10 +222,10 @@ def _printed_line(line: str, origins: list[Origin], checker: LineChecker) -> lis
         end = origins[min(max(d.end, d.start + 1), len(origins)) - 1]
         findings.append(
             Finding(
-                start[0],
-                start[1],
-                end[0],
-                end[2],
+                start.line,
+                start.start,
+                end.line,
+                end.end,
                 d.code,
                 d.severity,
                 d.message,
@@ -222,17 +235,17 @@ def _printed_line(line: str, origins: list[Origin], checker: LineChecker) -> lis
     return findings
 
 
-def _literal_edit(
-    line: str, origins: list[Origin], replacement: str | None
-) -> tuple[int, int, int, int, str] | None:
+def _literal_edit(line: str, origins: list[Origin], replacement: str | None) -> Edit | None:
     """Replace the signal in the script itself, when it is one plain run of source text."""
     if replacement is None or UNKNOWN in line or not origins:
         return None
     first, last = origins[0], origins[-1]
-    contiguous = all(o[0] == first[0] and o[1] == first[1] + i for i, o in enumerate(origins))
+    contiguous = all(
+        o.line == first.line and o.start == first.start + i for i, o in enumerate(origins)
+    )
     if not contiguous or any(c in replacement for c in "'\"\\%$`"):
         return None
-    return (first[0], first[1], last[0], last[2], replacement)
+    return Edit(first.line, first.start, last.line, last.end, replacement)
 
 
 # ---------------------------------------------------------------------------
@@ -240,12 +253,17 @@ def _literal_edit(
 # ---------------------------------------------------------------------------
 
 
-def _kinds_by_helper(runtime: RuntimeVocabulary) -> dict[str, Kind]:
-    return {f"bernstein_{kind.snake}": kind for kind in runtime.model().kinds}
-
-
+_SIGNATURES: dict[str, dict[str, Signature]] = {}
+"""Signatures by vocabulary digest (built once per vocabulary)."""
 _HELP_TEXTS: dict[str, dict[str, str]] = {}
-"""Help texts by vocabulary digest: the shell emitter runs once per vocabulary."""
+"""Help texts by vocabulary digest."""
+
+
+def _signatures(runtime: RuntimeVocabulary) -> dict[str, Signature]:
+    found = _SIGNATURES.get(runtime.digest)
+    if found is None:
+        found = _SIGNATURES[runtime.digest] = signatures(runtime.model())
+    return found
 
 
 def _help_texts(runtime: RuntimeVocabulary | None = None) -> dict[str, str]:
@@ -276,104 +294,79 @@ def _finding(word: Word, end_word: Word, code: str, message: str) -> Finding:
     )
 
 
+_PROBLEM_CODES = {
+    "unknown-option": "BS501",
+    "needs-value": "BS502",
+    "missing": "BS502",
+    "too-many": "BS503",
+    "given-twice": "BS503",
+    "after-end": "BS503",
+}
+"""The diagnostic for each way a call breaks the calling convention (shell_signature.Problem)."""
+
+
+def _unknown_helper(head: Word, name: str, runtime: RuntimeVocabulary) -> list[Finding]:
+    # Edit distance over the part after "bernstein_", which every helper shares:
+    # bernstein_completd is close to bernstein_completed, bernstein_q to nothing.
+    helper = "bernstein_"
+    suffixes = tuple(h.removeprefix(helper) for h in helper_names(runtime))
+    near = near_kind(name.removeprefix(helper), suffixes)
+    hint = f"; did you mean {helper + near}?" if near is not None else ""
+    return [_finding(head, head, "BS504", f"no helper named {name}{hint}")]
+
+
 def _helper_call(command: Command, runtime: RuntimeVocabulary) -> list[Finding]:
-    head = command.words[0]
+    """The call read by the calling convention of its signature, as the helper reads it."""
+    head, arguments = command.words[0], command.words[1:]
     name = head.literal or ""
-    kinds = _kinds_by_helper(runtime)
-    kind = kinds.get(name)
-    if kind is None:
-        if name in _help_texts(runtime):
-            return []  # a fixed helper: emit, run, ask, guard
-        # Edit distance over the part after "bernstein_", which every helper shares:
-        # bernstein_completd is close to bernstein_completed, bernstein_q to nothing.
-        helper = "bernstein_"
-        suffixes = tuple(h.removeprefix(helper) for h in helper_names(runtime))
-        near = near_kind(name.removeprefix(helper), suffixes)
-        guess = helper + near if near is not None else None
-        hint = f"; did you mean {guess}?" if guess else ""
-        return [_finding(head, head, "BS504", f"no helper named {name}{hint}")]
-    optional = {p.name: p for p in kind.properties if not p.required}
-    findings: list[Finding] = []
-    positionals: list[Word] = []
-    values: dict[str, list[Word]] = {}
-    words = iter(command.words[1:])
-    options_done = False
-    for word in words:
-        literal = word.literal
-        if options_done or literal is None or not literal.startswith("-") or literal == "-":
-            positionals.append(word)
-        elif literal == "--":
-            options_done = True
-        elif literal.startswith("--") and literal[2:] in optional:
-            value = next(words, None)
-            if value is None:
-                findings.append(_finding(word, word, "BS502", f"{literal} needs a value"))
-            else:
-                values.setdefault(literal[2:], []).append(value)
-        elif literal == "--help":
+    sig = _signatures(runtime).get(name)
+    if sig is None:
+        return [] if name in _help_texts(runtime) else _unknown_helper(head, name, runtime)
+    call = read_call(sig, [word.literal for word in arguments])
+    if call.help:
+        return []
+    if sig.unavailable:
+        message = f"{name} is not available in shell: {sig.unavailable}; use bernstein_emit"
+        return [_finding(head, head, "BS504", message)]
+    findings = []
+    for problem in call.problems:
+        code = _PROBLEM_CODES[problem.what]
+        if problem.at < 0:
+            usage = (helper_usage(name, runtime) or name).splitlines()[0].removeprefix("Usage: ")
+            last = arguments[-1] if arguments else head
+            message = f"{name}: {problem.message} (usage: {usage})"
+            findings.append(_finding(head, last, code, message))
             continue
-        else:
-            if literal.startswith("--"):
-                skipped = next(words, None)  # most likely the mistyped option's value
-                if skipped is not None and (skipped.literal or "").startswith("-"):
-                    positionals.append(skipped)
-            guess = close_match(literal, [f"--{o}" for o in optional])
+        word = arguments[problem.at]
+        hint = ""
+        if problem.what == "unknown-option" and word.literal is not None:
+            options = [param.option or "" for param in sig.options]
+            guess = close_match(word.literal, options)
             hint = f"; did you mean {guess}?" if guess else ""
-            findings.append(
-                _finding(
-                    word,
-                    word,
-                    "BS501",
-                    f"{name} has no option {literal}"
-                    f" (options: {', '.join(f'--{o}' for o in optional)}){hint}",
-                )
-            )
-    usage = (helper_usage(name, runtime) or name).splitlines()[0].removeprefix("Usage: ")
-    if len(positionals) < len(kind.required):
-        missing = ", ".join(p.upper() for p in kind.required[len(positionals) :])
-        findings.append(
-            _finding(
-                head,
-                command.words[-1],
-                "BS502",
-                f"{name} needs {missing} (usage: {usage})",
-            )
-        )
-    for extra in positionals[len(kind.required) :]:
-        findings.append(
-            _finding(
-                extra,
-                extra,
-                "BS503",
-                f"{name} takes {len(kind.required)} positional argument(s);"
-                " optional fields are --options",
-            )
-        )
-    positional = dict(zip(kind.required, positionals, strict=False))
-    findings += _helper_payload(kind, positional, values, runtime)
-    return findings
+        findings.append(_finding(word, word, code, f"{name}: {problem.message}{hint}"))
+    return findings + _helper_payload(sig, call.values, arguments, runtime)
 
 
 def _helper_payload(
-    kind: Kind,
-    positional: dict[str, Word],
-    options: dict[str, list[Word]],
+    sig: Signature,
+    values: dict[str, list[int]],
+    arguments: list[Word],
     runtime: RuntimeVocabulary,
 ) -> list[Finding]:
     """Check the literal values against the schema; unknown values are left alone."""
-    payload: dict[str, Any] = {}
+    payload: dict[str, JSONValue] = {}
     where: dict[str, Word] = {}
-    for prop, word in positional.items():
-        payload[prop] = word.literal if word.literal is not None else _PLACEHOLDER
-        where[f"/{prop}"] = word
-    for prop, words in options.items():
-        values = [w.literal if w.literal is not None else _PLACEHOLDER for w in words]
-        payload[prop] = values if kind.property(prop).is_array else values[-1]
+    params = {param.name: param for param in sig.params}
+    for name, indexes in values.items():
+        words = [arguments[index] for index in indexes]
+        texts = [w.literal if w.literal is not None else _PLACEHOLDER for w in words]
+        repeatable = params[name].repeatable
+        payload[name] = texts if repeatable else texts[-1]
         for index, word in enumerate(words):
-            where[f"/{prop}/{index}" if kind.property(prop).is_array else f"/{prop}"] = word
-            where.setdefault(f"/{prop}", word)
+            where[f"/{name}/{index}" if repeatable else f"/{name}"] = word
+            where.setdefault(f"/{name}", word)
     findings = []
-    for error in runtime.validate_payload(kind.name, payload):
+    for error in runtime.validate_payload(sig.kind, payload):
         value = where.get(error.pointer)
         if value is None or value.literal is None:
             continue
@@ -382,7 +375,7 @@ def _helper_payload(
                 value,
                 value,
                 "BS101",
-                f"{kind.name} payload at {error.pointer}: {error.message} [{error.rule}]",
+                f"{sig.kind} payload at {error.pointer}: {error.message} [{error.rule}]",
             )
         )
     return findings
@@ -396,7 +389,7 @@ def _helper_payload(
 def _unknown_sources(script_line: str, origins: list[Origin], line: str) -> Iterator[str]:
     for char, origin in zip(line, origins, strict=True):
         if char == UNKNOWN:
-            yield script_line[origin[1] : origin[2]]
+            yield script_line[origin.start : origin.end]
 
 
 def _shell_value(value: str | None, sources: Iterator[str]) -> str:
@@ -415,7 +408,9 @@ def _shell_value(value: str | None, sources: Iterator[str]) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _helper_words(kind: Kind, payload: dict[str, Any], sources: list[str]) -> list[str] | None:
+def _helper_words(
+    sig: Signature, payload: dict[str, JSONValue], sources: list[str]
+) -> list[str] | None:
     """The helper call printing ``payload``; None when no call can say it exactly."""
     per_key: dict[str, Iterator[str]] = {}
     cursor = 0
@@ -425,33 +420,16 @@ def _helper_words(kind: Kind, payload: dict[str, Any], sources: list[str]) -> li
         cursor += count
     if cursor != len(sources):
         return None  # an unknown key, or a duplicate key hiding an unknown value
-    names = {prop.name for prop in kind.properties}
-    typed = all(
-        key in names
-        and (
-            isinstance(value, str)
-            or (
-                kind.property(key).is_array
-                and isinstance(value, list)
-                and all(isinstance(item, str) for item in value)
-            )
-            or value is None
-        )
-        for key, value in payload.items()
-    )
-    if typed:
-        words = [f"bernstein_{kind.snake}"]
-        for prop in kind.properties:
-            value = payload.get(prop.name)
-            if prop.required:
-                words.append(_shell_value(value, per_key[prop.name]))
-            elif isinstance(value, list):
-                for item in value:
-                    words += [f"--{prop.name}", _shell_value(item, per_key[prop.name])]
-            elif isinstance(value, str):
-                words += [f"--{prop.name}", _shell_value(value, per_key[prop.name])]
-        return words
-    words = ["bernstein_emit", kind.name]
+    arguments = call_arguments(sig, payload)
+    if arguments is not None:
+        return [
+            sig.function,
+            *(
+                _shell_value(arg.text, per_key[arg.field]) if arg.field else arg.text
+                for arg in arguments
+            ),
+        ]
+    words = ["bernstein_emit", sig.kind]
     for key, value in payload.items():
         if isinstance(value, str):
             words.append(_shell_value(f"{key}={value}", per_key[key]))
@@ -480,7 +458,7 @@ def rewrite_line(
 ) -> list[tuple[int, int, int, str]]:
     """:func:`rewrite_as_helper` for one line's text, so a range of lines is split only once."""
     runtime = runtime or built_in()
-    kinds = {kind.name: kind for kind in runtime.model().kinds}
+    by_kind = {sig.kind: sig for sig in _signatures(runtime).values()}
     rewrites = []
     for command in commands(script_line):
         if command.name not in ("printf", "echo") or len(command.words) < 2:
@@ -496,7 +474,7 @@ def rewrite_line(
         if signal is None or not (line.isprintable() or UNKNOWN in line):
             continue
         sources = list(_unknown_sources(script_line, origins, line))
-        words = _helper_words(kinds[str(signal.kind)], signal.payload, sources)
+        words = _helper_words(by_kind[str(signal.kind)], signal.payload, sources)
         if words is not None:
             first, last = command.words[0], command.words[-1]
             rewrites.append((line_no, first.start, last.end, " ".join(words)))

@@ -1,0 +1,205 @@
+"""The option rule (issue 16 item 1) and the one calling convention (issue 13 item 1).
+
+An argument is an option only if it is ``--NAME`` with NAME of the option
+shape; a known one takes the next argument, an unknown one is an error naming
+only itself; anything else is a value. The shell's parser (``_bsig_args``) and
+the Python reading of a call (``shell_signature.read_call``, which the language
+server uses) are checked against each other, and the inverse
+(``call_arguments``, the language server's rewrite) against the binding.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bernstein_signals import SignalPayloadError, format_signal
+from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.shell_signature import (
+    OPTION_SHOWN,
+    call_arguments,
+    option_name,
+    read_call,
+    signatures,
+)
+from shell_support import GRAMMAR, ROOT, SHELLS, helper_format, reference_format, run
+
+SIGNATURES = signatures(load_vocabulary(ROOT / "schema", GRAMMAR))
+PLAN = "---\ntitle: Fix the login\n---\n- step 1\n- step 2\n"
+FUNCTION = """f() {
+  "$@"
+  printf 'status=%s\\n' "$?" >&2
+}"""
+
+
+def test_the_users_plan_under_the_guard(shell: str) -> None:
+    """The README's calling style with a plan that opens with YAML front matter."""
+    body = 'set -eu\nbernstein_guard\nbernstein_plan_draft "$1" --path .sdd/plans/a.md'
+    result = run(shell, body, PLAN)
+    assert result.stderr == b""
+    assert result.lines == [
+        reference_format("PLAN_DRAFT", {"markdown": PLAN, "path": ".sdd/plans/a.md"}),
+        helper_format("COMPLETED"),
+    ]
+    assert result.status == 0
+
+
+@pytest.mark.parametrize("value", ["---", "- step 1", "-3", "-", "-x", "--", "--3", "--A", "--a b"])
+def test_values_that_start_with_a_dash(shell: str, value: str) -> None:
+    result = run(shell, 'bernstein_blocked --hint "$1" "$1"', value)
+    if value == "--":  # ends the options; the value then comes after it
+        assert result.lines == []
+        result = run(shell, 'bernstein_blocked --hint "$1" -- "$1"', value)
+    assert result.stderr == b""
+    assert result.lines == [reference_format("BLOCKED", {"reason": value, "hint": value})]
+
+
+def test_an_unknown_option_prints_only_its_name_cut_short(shell: str) -> None:
+    name = "reason" + "x" * 100
+    result = run(shell, f"{FUNCTION}\nf bernstein_blocked 'Token?' --{name} \"$1\"", PLAN)
+    shown = name[:OPTION_SHOWN]
+    assert (
+        result.stderr
+        == (
+            f"bernstein_blocked: unknown option --{shown}... (options: --hint; try --help)\n"
+            "status=2\n"
+        ).encode()
+    )
+    assert result.stdout == b""
+
+
+def test_an_option_after_the_end_of_options(shell: str) -> None:
+    result = run(shell, f'{FUNCTION}\nf bernstein_plan_draft -- "$1" --path .sdd/a.md', PLAN)
+    assert result.stderr == (
+        b"bernstein_plan_draft: --path after --: options go before -- (try --help)\nstatus=2\n"
+    )
+
+
+def test_ask_reads_its_options_by_the_same_rule(shell: str) -> None:
+    reply = b'{"in_reply_to":"-3","answer":"ok"}\n'
+    result = run(shell, 'bernstein_ask --var A "- step" --id -3 --options ---', stdin=reply)
+    assert result.lines == [
+        reference_format("QUESTION", {"question": "- step", "id": "-3", "options": ["---"]})
+    ]
+    result = run(shell, f"{FUNCTION}\nf bernstein_ask Q --bogus x", stdin=reply)
+    assert result.stderr == (
+        b"bernstein_ask: unknown option --bogus (options: --var, --timeout, --options, --id;"
+        b" try --help)\nstatus=2\n"
+    )
+
+
+def test_help_states_the_rule() -> None:
+    result = run("bash", "bernstein_plan_draft --help")
+    text = " ".join(result.stdout.decode().split())
+    assert "An argument is an option only if it is one of the --NAME options below" in text
+    assert "(-3, ---, - step, several lines) is a value. -- ends the options." in text
+
+
+VALUES = st.text(st.characters(exclude_characters="\0"), max_size=12) | st.sampled_from(
+    ["---", "- step 1", "-3", "--", "--path", "--help", "--pathx", "--Path", "---\n- a"]
+)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("shell_name", list(SHELLS))
+def test_any_value_formats_as_the_binding_or_fails_with_one_line(shell_name: str) -> None:
+    """For any value text, ``bernstein_plan_draft VALUE --path P`` prints format_signal's line
+    or fails with status 2 and one line; only the helper's own option spellings (--path,
+    --help) and ``--`` are read as something else."""
+    run(shell_name, ":")  # skips or fails here when the shell is missing
+
+    @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(VALUES)
+    def check(value: str) -> None:
+        result = run(shell_name, f'{FUNCTION}\nf bernstein_plan_draft "$1" --path .sdd/a.md', value)
+        status = int(result.stderr.rsplit(b"status=", 1)[1])
+        messages = result.stderr.split(b"\n")[:-2]
+        if value in ("--help", "--path", "--"):
+            return  # an option or the end of options, as the rule says
+        try:
+            expected = format_signal("PLAN_DRAFT", {"markdown": value, "path": ".sdd/a.md"})
+        except SignalPayloadError:
+            expected = None
+        if expected is None or option_name(value) is not None:  # refused, or an unknown option
+            assert (status, result.stdout, len(messages)) == (2, b"", 1), result
+            return
+        assert (status, result.stdout) == (0, expected.encode() + b"\n"), result
+
+    check()
+
+
+ARGUMENTS = st.lists(
+    st.sampled_from(
+        ["q", "-3", "---", "--", "--id", "--options", "--help", "--bogus", "- s", "", "--Id", "x"]
+    ),
+    max_size=6,
+)
+
+
+@pytest.mark.timeout(600)
+@settings(max_examples=150)
+@given(ARGUMENTS)
+def test_the_shell_parser_and_read_call_agree(arguments: list[str]) -> None:
+    """The language server's reading of a call is the helper's own: same refusal, same fields."""
+    sig = SIGNATURES["bernstein_question"]
+    call = read_call(sig, arguments)
+    result = run("bash", f'{FUNCTION}\nf bernstein_question "$@"', *arguments)
+    status = int(result.stderr.rsplit(b"status=", 1)[1])
+    if call.help:
+        assert (status, result.stdout.startswith(b"Usage: bernstein_question")) == (0, True)
+        return
+    if call.problems:
+        assert (status, result.stdout) == (2, b""), (call, result)
+        said = result.stderr.replace(b"; try --help)", b")").replace(b" (try --help)", b"")
+        assert f"bernstein_question: {call.problems[0].message}\n".encode() in said, (call, result)
+        return
+    repeatable = {param.name for param in sig.params if param.repeatable}
+    payload = {
+        name: [arguments[i] for i in indexes] if name in repeatable else arguments[indexes[-1]]
+        for name, indexes in call.values.items()
+    }
+    try:
+        expected = format_signal("QUESTION", payload)
+    except SignalPayloadError:
+        assert status == 2, (call, result)
+        return
+    assert (status, result.stdout) == (0, expected.encode() + b"\n"), (call, result)
+
+
+PAYLOADS = st.fixed_dictionaries(
+    {"question": VALUES},
+    optional={"id": VALUES, "options": st.lists(VALUES, max_size=3, unique=True)},
+)
+
+
+@pytest.mark.timeout(600)
+@settings(max_examples=80)
+@given(PAYLOADS)
+def test_call_arguments_make_the_helper_print_the_payload(payload: dict[str, object]) -> None:
+    """The inverse the language server rewrites with: the call prints exactly the payload."""
+    arguments = call_arguments(SIGNATURES["bernstein_question"], payload)
+    if arguments is None:  # no call gives an optional array no item: the helper leaves it out
+        assert payload.get("options") == []
+        return
+    words = [argument.text for argument in arguments]
+    result = run("bash", f'{FUNCTION}\nf bernstein_question "$@"', *words)
+    try:
+        expected = format_signal("QUESTION", payload).encode() + b"\n"
+    except SignalPayloadError:
+        assert int(result.stderr.rsplit(b"status=", 1)[1]) == 2
+        return
+    assert result.stdout == expected, (words, result)
+
+
+def test_option_shape() -> None:
+    assert [option_name(a) for a in ["--path", "--a-b_1", "---", "--3", "--", "-x", "--A"]] == [
+        "path",
+        "a-b_1",
+        None,
+        None,
+        None,
+        None,
+        None,
+    ]
+    assert option_name("--x\n") is None
