@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import Ajv2020 from "ajv/dist/2020.js";
 import fc from "fast-check";
 
 const FOLDER = process.env.BERNSTEIN_TS_BINDING;
@@ -292,6 +293,26 @@ test("replies: formatReply checks the reply schema, parseReply never throws", ()
     assert.equal(parseReply(bad), null);
   }
   fc.assert(fc.property(fc.anything(), (value) => { parseReply(value); }), RUNS);
+});
+
+test("checkReply agrees with Ajv (draft 2020-12) on the reply schema", () => {
+  const schemaFile = join(FOLDER, "..", "..", "schema", "reply.schema.json");
+  const validate = new Ajv2020({ strict: false, allErrors: true }).compile(
+    JSON.parse(readFileSync(schemaFile, "utf8")),
+  );
+  const member = fc.oneof(text, fc.constant(""), fc.constant(null), fc.integer(), fc.boolean(), fc.constant([]));
+  const reply = fc.record(
+    { answer: member, in_reply_to: member, extra: member },
+    { requiredKeys: [] },
+  );
+  fc.assert(
+    fc.property(reply, (value) => {
+      const errors = binding.checkReply(value);
+      assert.equal(errors.length === 0, validate(value), JSON.stringify(value));
+      assert.equal(parseReply(JSON.stringify(value)) !== null, validate(value));
+    }),
+    RUNS,
+  );
 });
 
 test("checkTerminalSignal reads lines, signals and records", () => {
