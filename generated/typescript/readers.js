@@ -66,11 +66,12 @@ export class SignalScanner {
           this._skipping = true;
         } else if (newline >= 0 && this._length === 0) {
           this._line(bytes.subarray(at, end), records);
+        } else if (this._length + (end - at) > this._limit + 1) {
+          this._skipping = true; // over-long, whether its last byte is "\r" or not
         } else {
           this._pieces.push(bytes.slice(at, end));
           this._length += end - at;
-          if (this._length > this._limit + 1) this._skipping = true; // over-long, "\r" or not
-          if (newline >= 0 && !this._skipping) this._line(this._joined(), records);
+          if (newline >= 0) this._line(this._joined(), records);
         }
         if (this._skipping) this._drop();
       }
@@ -87,7 +88,7 @@ export class SignalScanner {
   close() {
     const records = [];
     if (this._length > 0 && !this._skipping) {
-      this._line(this._joined(), records, false);
+      this._line(this._joined(), records);
       this._lineNo += 1;
     } else if (this._length > 0 || this._skipping) {
       this._lineNo += 1;
@@ -113,8 +114,9 @@ export class SignalScanner {
     return line;
   }
 
-  _line(bytes, records, terminated = true) {
-    const content = terminated && bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes;
+  /** A complete line; a final line without "\n" is read as if it had one, "\r" and all. */
+  _line(bytes, records) {
+    const content = bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes;
     if (content.length > this._limit || content.length < PREFIX.length) return;
     let text;
     try {

@@ -61,6 +61,19 @@ function answer(request) {
       return { signal: signalOut(binding.parseSignal(request.line, { lenient: request.lenient })) };
     case "parse-bytes":
       return { signal: signalOut(binding.parseSignal(Buffer.from(request.hex, "hex"), { lenient: request.lenient })) };
+    case "read": {
+      const bytes = Buffer.from(request.hex, "hex");
+      const scanner = new binding.SignalScanner({ maxLineBytes: request.limit });
+      const records = [];
+      let at = 0;
+      for (const cut of [...request.cuts, bytes.length]) {
+        records.push(...scanner.feed(bytes.subarray(at, Math.max(at, cut))));
+        at = Math.max(at, cut);
+      }
+      records.push(...scanner.close());
+      const shown = records.map((r) => [r.lineNo, r.signal.kind, Buffer.from(r.raw).toString("hex")]);
+      return { records: shown, lines: scanner.lines };
+    }
     case "reply": {
       const reply = binding.parseReply(request.line);
       return { reply: reply === null ? null : toTagged(reply) };

@@ -22,6 +22,7 @@ from bernstein_signals import (
     MAX_INTEGER_DIGITS,
     MAX_NESTING_DEPTH,
     SignalKind,
+    SignalScanner,
     format_signal,
     parse_reply,
     parse_signal,
@@ -197,6 +198,46 @@ def test_parse_reads_lines_as_python_does(
     _check_parse(harness, line, lenient)
 
 
+_stream_lines = st.one_of(
+    st.binary(max_size=12),
+    st.sampled_from(
+        [b"BERNSTEIN:COMPLETED", b'BERNSTEIN:FAILED {"reason":"x"}', b"BERNSTEIN:", b"BERN"]
+    ),
+    st.builds(
+        lambda kind, payload: format_signal(kind, payload, validate=False).encode(),
+        st.sampled_from(_KINDS),
+        st.dictionaries(_text, _scalars, max_size=2),
+    ),
+    st.builds(lambda line: line[:-1] + b"\xff", st.just(b'BERNSTEIN:COMPLETED {"a":"x"}')),
+)
+
+
+@pytest.mark.timeout(600)
+@settings(max_examples=1500)
+@given(
+    st.lists(st.tuples(_stream_lines, st.sampled_from([b"\n", b"\r\n", b"\r", b""])), max_size=8),
+    st.lists(st.integers(0, 400), max_size=5),
+    st.integers(1, 60),
+)
+def test_stream_reading_agrees(
+    harness: Harness, lines: list[tuple[bytes, bytes]], cuts: list[int], limit: int
+) -> None:
+    """SignalScanner in both bindings: the same records (line number, kind, raw bytes) and
+    the same line count, for any chunking, terminators, invalid UTF-8 and line limit."""
+    data = b"".join(line + end for line, end in lines)
+    points = sorted(min(cut, len(data)) for cut in cuts)
+    scanner = SignalScanner(max_line_bytes=limit)
+    records, at = [], 0
+    for point in [*points, len(data)]:
+        records += scanner.feed(data[at : max(at, point)])
+        at = max(at, point)
+    records += scanner.close()
+    expected = [[r.line_no, r.signal.kind.value, r.raw.hex()] for r in records]
+    found = harness.ask(op="read", hex=data.hex(), cuts=points, limit=limit)
+    assert found["records"] == expected, data
+    assert found["lines"] == scanner.lines
+
+
 @settings(max_examples=500)
 @given(
     st.one_of(
@@ -219,7 +260,9 @@ def test_parse_reply_agrees(harness: Harness, text: str, end: str) -> None:
 
 _HOSTILE_SHAPES = [
     ('BERNSTEIN:COMPLETED {"k":', '{"a":', "1}", False),
-    ('BERNSTEIN:COMPLETED {"k":', "[", "1", False),
+    ('BERNSTEIN:COMPLETED {"k":', "[", "1}", False),
+    ('BERNSTEIN:COMPLETED {"k":"', "a", '"}', False),
+    ('BERNSTEIN:COMPLETED {"k":"', "a[", '"}', False),
     ('BERNSTEIN:COMPLETED {"k":[', '"\\ud83d\\ude00",', "1]}", False),
     ('BERNSTEIN:COMPLETED {"k":[', "12345678901234567,", "1]}", False),
     ('BERNSTEIN:COMPLETED {"k":"', "\\u2028", '"}', False),
