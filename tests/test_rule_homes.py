@@ -245,3 +245,32 @@ def test_lines_and_payload_files_find_the_same_duplicate_keys(
         assert found.message.endswith(", ".join(sorted(expected)))
     else:
         assert in_file == []
+
+
+def test_one_function_drops_a_line_terminator() -> None:
+    """Only bernstein_signals.scanning.strip_terminator tests a line for a "\\r\\n" end."""
+    copies: list[str] = []
+    for path in sorted(TOOLKIT.rglob("*.py")):
+        module = path.relative_to(TOOLKIT).as_posix()
+        for where, call in _calls(path):
+            if (
+                _name(call.func) == "endswith"
+                and any(
+                    isinstance(a, ast.Constant) and a.value in ("\r\n", b"\r\n") for a in call.args
+                )
+                and (module, where) != ("templates/python/scanning.py", "strip_terminator")
+            ):
+                copies.append(f"{module}:{call.lineno} ({where})")
+    assert copies == [], "use bernstein_signals.scanning.strip_terminator"
+
+
+@pytest.mark.parametrize("cls", [str, bytes])
+def test_strip_terminator_drops_exactly_one_terminator(cls: type) -> None:
+    from bernstein_signals.scanning import strip_terminator
+
+    def of(text: str) -> object:
+        return text if cls is str else text.encode()
+
+    for line, bare in [("a\n", "a"), ("a\r\n", "a"), ("a\r", "a\r"), ("a\n\n", "a\n"), ("", "")]:
+        assert strip_terminator(of(line)) == of(bare)
+    assert strip_terminator(of("a\r\r\n")) == of("a\r")

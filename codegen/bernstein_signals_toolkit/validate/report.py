@@ -18,6 +18,7 @@ from bernstein_signals.scanning import (
     Readable,
     ScannedLine,
     read_chunks,
+    strip_terminator,
 )
 
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
@@ -45,6 +46,7 @@ __all__ = [
     "trigger_bytes",
 ]
 
+_CARRIAGE_RETURN = ("\r", b"\r")
 MAX_TRACKED = 10_000
 """Distinct QUESTION ids, and PLAN_DRAFT paths, a checker remembers per run (BS308 past it)."""
 
@@ -291,14 +293,15 @@ def _order(diagnostic: Diagnostic) -> tuple[int, int, str]:
 
 
 def _numbered(lines: Iterable[str | bytes]) -> Iterator[tuple[int, str | bytes]]:
-    """Number lines and drop one terminator ("\n" or "\r\n") as readers do."""
+    """Number lines and drop one terminator as readers do (:func:`strip_terminator`).
+
+    A line without a terminator may still end in the "\r" of a "\r\n" split off
+    before (the language server splits a document on "\n"): that is dropped too, as
+    the scanner drops it from the last line of a stream.
+    """
     for number, line in enumerate(lines, 1):
-        if isinstance(line, bytes):
-            bare = line[:-1] if line.endswith(b"\n") else line
-            yield number, bare[:-1] if bare.endswith(b"\r") else bare
-        else:
-            text = line[:-1] if line.endswith("\n") else line
-            yield number, text[:-1] if text.endswith("\r") else text
+        bare = strip_terminator(line)
+        yield number, bare[:-1] if bare is line and line[-1:] in _CARRIAGE_RETURN else bare
 
 
 def conformance_report(

@@ -61,6 +61,7 @@ from .scanning import (
     ScannedLine,
     read_chunks,
     scan_lines,
+    strip_terminator,
 )
 from .signals import StreamSignal, UnknownKindSignal
 from .terminal import MissingTerminalSignal, check_terminal_signal, has_terminal_signal
@@ -142,6 +143,7 @@ __all__ = [
     "read_signals",
     "resolve_plan_path",
     "scan_lines",
+    "strip_terminator",
     "validate_payload",
     "validate_reply",
 ]

@@ -11,6 +11,7 @@ from .errors import SignalPayloadError
 from .fields import REPLY_ANSWER, REPLY_IN_REPLY_TO
 from .parsing import _as_text
 from .payloads import Reply
+from .scanning import strip_terminator
 from .validators import validate_reply
 
 __all__ = ["format_reply", "parse_reply"]
@@ -38,8 +39,7 @@ def parse_reply(line: object) -> Reply | None:
     text = _as_text(line)
     if text is None:
         return None
-    if text.endswith("\n"):
-        text = text[:-2] if text.endswith("\r\n") else text[:-1]
+    text = strip_terminator(text)
     value = load_object(text)
     if value is None or validate_reply(value):
         return None

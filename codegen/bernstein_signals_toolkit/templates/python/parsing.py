@@ -22,6 +22,7 @@ from typing import Final, Literal, overload
 
 from ._strict_json import load_object
 from .kinds import SIGNAL_PREFIX, SignalKind
+from .scanning import strip_terminator
 from .signals import StreamSignal, UnknownKindSignal, new_signal
 
 __all__ = ["AnySignal", "iter_signals", "parse_signal"]
@@ -45,8 +46,7 @@ AnySignal = StreamSignal | UnknownKindSignal
 
 def _strict(line: str) -> StreamSignal | None:
     """Parse a str already known to start with the prefix."""
-    if line.endswith("\n"):
-        line = line[:-2] if line.endswith("\r\n") else line[:-1]
+    line = strip_terminator(line)
     space = line.find(" ", _PREFIX_LENGTH, _PREFIX_LENGTH + _LONGEST_KIND + 1)
     if space < 0:
         if len(line) > _PREFIX_LENGTH + _LONGEST_KIND:
@@ -62,8 +62,7 @@ def _strict(line: str) -> StreamSignal | None:
 
 def _strict_any(line: str) -> AnySignal | None:
     """:func:`_strict` that also reads a well-formed line of a kind it does not know."""
-    if line.endswith("\n"):
-        line = line[:-2] if line.endswith("\r\n") else line[:-1]
+    line = strip_terminator(line)
     space = line.find(" ", _PREFIX_LENGTH)
     end = len(line) if space < 0 else space
     if _KIND_TOKEN.fullmatch(line, _PREFIX_LENGTH, end) is None:

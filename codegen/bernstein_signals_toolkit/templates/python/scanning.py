@@ -15,7 +15,7 @@ it over a file or pipe (binary, or text encoded back to UTF-8).
 import functools
 import re
 from collections.abc import Iterator
-from typing import Final, NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol, overload
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
@@ -25,12 +25,30 @@ __all__ = [
     "ScannedLine",
     "read_chunks",
     "scan_lines",
+    "strip_terminator",
 ]
 
 DEFAULT_MAX_LINE_BYTES: Final = 1 << 20
 """Lines longer than this (terminator excluded) are skipped in chunks: never signals."""
 READ_CHUNK_BYTES: Final = 1 << 20
 """How much the readers ask for at a time."""
+
+
+@overload
+def strip_terminator(line: str) -> str: ...
+@overload
+def strip_terminator(line: bytes) -> bytes: ...
+def strip_terminator(line: str | bytes) -> str | bytes:
+    """``line`` without one trailing "\\n" or "\\r\\n", the terminator every reader drops
+    (str or bytes alike); any other line is returned as it is.
+    """
+    if isinstance(line, str):
+        if line.endswith("\n"):
+            return line[:-2] if line.endswith("\r\n") else line[:-1]
+        return line
+    if line.endswith(b"\n"):
+        return line[:-2] if line.endswith(b"\r\n") else line[:-1]
+    return line
 
 
 class Readable(Protocol):
