@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { test } from "node:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import fc from "fast-check";
@@ -251,6 +252,22 @@ test("readSignals gives the records of parseSignal on each line, however the byt
 function stripCr(piece) {
   return piece.at(-1) === 13 ? piece.subarray(0, -1) : piece;
 }
+
+test("readSignals reads a Node Readable, in bytes or in text", async () => {
+  const lines = ["log", `${SIGNAL_PREFIX}QUESTION {"question":"\u00e9t\u00e9?"}`, `${SIGNAL_PREFIX}COMPLETED`];
+  const text = `${lines.join("\n")}\n`;
+  const bytes = new TextEncoder().encode(text);
+  const streams = [
+    Readable.from([bytes.subarray(0, 7), bytes.subarray(7, 30), bytes.subarray(30)]),
+    Readable.from([text], { objectMode: false }).setEncoding("utf8"),
+  ];
+  for (const stream of streams) {
+    const records = await collect(readSignals(stream));
+    assert.deepEqual(records.map((r) => [r.lineNo, r.signal.kind]), [[2, "QUESTION"], [3, "COMPLETED"]]);
+    assert.equal(records[0].signal.payload.question, "\u00e9t\u00e9?");
+    assert.deepEqual(records[1].raw, new TextEncoder().encode(lines[2]));
+  }
+});
 
 test("an over-long line is consumed in bounded memory and is never a signal", () => {
   const scanner = new SignalScanner({ maxLineBytes: 100 });
