@@ -274,3 +274,35 @@ def test_strip_terminator_drops_exactly_one_terminator(cls: type) -> None:
     for line, bare in [("a\n", "a"), ("a\r\n", "a"), ("a\r", "a\r"), ("a\n\n", "a\n"), ("", "")]:
         assert strip_terminator(of(line)) == of(bare)
     assert strip_terminator(of("a\r\r\n")) == of("a\r")
+
+
+def test_the_packaged_sources_folder_has_one_home() -> None:
+    """pyproject.toml cannot import a constant: its force-include targets are held to
+    sources.PACKAGED_SOURCES_DIR and the paths under it that sources.py reads.
+    """
+    import tomllib
+
+    from bernstein_signals_toolkit.sources import (
+        GRAMMAR_FILE,
+        OUTPUT_DIR,
+        PACKAGED_SOURCES_DIR,
+        SCHEMA_DIR,
+        SHELL_LIBRARY,
+    )
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    included = config["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    packaged = f"{TOOLKIT.name}/{PACKAGED_SOURCES_DIR}"
+    grammar_dir = GRAMMAR_FILE.rsplit("/", 1)[0]
+    shell_dir = SHELL_LIBRARY.rsplit("/", 1)[0]
+    assert included == {
+        SCHEMA_DIR: f"{packaged}/{SCHEMA_DIR}",
+        grammar_dir: f"{packaged}/{grammar_dir}",
+        f"{OUTPUT_DIR}/{shell_dir}": f"{packaged}/{shell_dir}",
+    }
+    spelled = [
+        path.relative_to(TOOLKIT).as_posix()
+        for path in _toolkit_modules()
+        if f'"{PACKAGED_SOURCES_DIR}"' in path.read_text(encoding="utf-8")
+    ]
+    assert spelled == ["sources.py"]

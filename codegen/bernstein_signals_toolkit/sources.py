@@ -10,6 +10,7 @@ from .errors import UsageError
 __all__ = [
     "GRAMMAR_FILE",
     "OUTPUT_DIR",
+    "PACKAGED_SOURCES_DIR",
     "SCHEMA_DIR",
     "Sources",
     "find_project",
@@ -20,6 +21,9 @@ __all__ = [
 SCHEMA_DIR = "schema"
 GRAMMAR_FILE = "grammar/signal.lark"
 OUTPUT_DIR = "generated"
+PACKAGED_SOURCES_DIR = "_sources"
+"""Where an installed toolkit keeps its copy of schema/, grammar/ and the shell library,
+beside its modules (pyproject.toml's force-include writes it; a test holds them equal)."""
 SHELL_LIBRARY = "shell/bernstein-signals.sh"
 """The shell library's path under the output folder (and under ``_sources`` when installed)."""
 _MARKER = "vocabulary.json"
@@ -49,22 +53,22 @@ def find_project(start: Path) -> Path:
 def packaged_sources() -> Sources:
     """The vocabulary this toolkit was built with: package data, or the checkout it runs from."""
     package = Path(__file__).resolve().parent
-    for root in (package / "_sources", package.parents[1]):
+    for root in (package / PACKAGED_SOURCES_DIR, package.parents[1]):
         if _is_project(root):
             return Sources(root / SCHEMA_DIR, root / GRAMMAR_FILE)
-    raise UsageError(f"the toolkit's own schemas are missing from {package / '_sources'}")
+    raise UsageError(f"the toolkit's own schemas are missing from {package / PACKAGED_SOURCES_DIR}")
 
 
 def shell_library() -> Path:
     """The generated shell library this toolkit ships: package data, or the checkout's copy."""
     package = Path(__file__).resolve().parent
     for candidate in (
-        package / "_sources" / SHELL_LIBRARY,
+        package / PACKAGED_SOURCES_DIR / SHELL_LIBRARY,
         package.parents[1] / OUTPUT_DIR / SHELL_LIBRARY,
     ):
         if candidate.is_file():
             return candidate
     raise UsageError(
-        f"the shell library is missing from {package / '_sources'};"
+        f"the shell library is missing from {package / PACKAGED_SOURCES_DIR};"
         " run `bernstein-signals generate` in the checkout"
     )
