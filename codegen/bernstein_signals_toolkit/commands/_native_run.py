@@ -193,7 +193,9 @@ class NativeStream:
             mapped = self._format(str(signal.kind), dict(signal.payload))
             if mapped is not None:
                 return mapped.encode() + (b"\n" if ending else b"")
-        return line if self._keep else ending
+        if self._keep:
+            return line
+        return ending or b" "  # blank, but a last line without a newline still counts
 
     def _format(self, kind: str, payload: dict[str, object]) -> str | None:
         """The signal's line; a payload the vocabulary refuses is written unchecked (the
