@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals_toolkit.cli import main
-from bernstein_signals_toolkit.emitters import shell
+from bernstein_signals_toolkit.emitters import EMITTERS, shell
 from bernstein_signals_toolkit.errors import SourceError, ToolkitError
 from bernstein_signals_toolkit.generate import render_sources, write
 from bernstein_signals_toolkit.load import load_vocabulary
@@ -41,6 +41,7 @@ from generator.hostile_sources_support import (
     make_sources,
 )
 from shell_support import SHELLS, shell_command
+from typescript.node_support import check_typescript
 
 _FREE_TEXT = tuple(
     slot
@@ -68,9 +69,16 @@ def _shell_facts(schema: Path, grammar: Path) -> tuple[str, str]:
     return vocabulary.grammar.prefix, shell.help_texts(vocabulary)["bernstein_question"]
 
 
+def _typescript_facts(schema: Path, grammar: Path) -> dict[str, str]:
+    """The prefix and version the TypeScript package must hold, as the sources define them."""
+    vocabulary = load_vocabulary(schema, grammar)
+    return {"prefix": vocabulary.grammar.prefix, "version": vocabulary.version}
+
+
 def _check_generated(out: Path, schema: Path, grammar: Path, scratch: Path) -> None:
     prefix, help_text = _shell_facts(schema, grammar)
     check_python(out / "python", schema, scratch)
+    check_typescript(out / "typescript", schema, _typescript_facts(schema, grammar), scratch)
     library = out / "shell" / "bernstein-signals.sh"
     for name in SHELLS:
         check_shell(shell_command(name), library, prefix, help_text, scratch)
@@ -82,7 +90,7 @@ def _check_each_target(schema: Path, grammar: Path, folder: Path, scratch: Path)
         load_vocabulary(schema, grammar)
     except ToolkitError:
         return
-    for target in ("python", "shell", "docs"):
+    for target in sorted(EMITTERS):  # every target: a new one without a check below fails
         try:
             files = render_sources(schema, grammar, [target])
         except ToolkitError as exc:
@@ -93,11 +101,15 @@ def _check_each_target(schema: Path, grammar: Path, folder: Path, scratch: Path)
         write(out, files)
         if target == "python":
             check_python(out / "python", schema, scratch)
+        elif target == "typescript":
+            facts = _typescript_facts(schema, grammar)
+            check_typescript(out / "typescript", schema, facts, scratch)
         elif target == "shell":
             for name in SHELLS:
                 library = out / "shell" / "bernstein-signals.sh"
                 check_shell(shell_command(name), library, *_shell_facts(schema, grammar), scratch)
         else:
+            assert target == "docs", f"no hostile-source check for the target {target}"
             _check_docs((out / "docs" / "vocabulary.md").read_text(encoding="utf-8"))
 
 
