@@ -34,6 +34,7 @@ from ..errors import UsageError
 from ..runtime_vocabulary import RuntimeVocabulary
 
 __all__ = [
+    "CLAUDE_REPLY_OPTIONS",
     "MAX_EVENT_BYTES",
     "NATIVE_CLIS",
     "NativeCli",
@@ -42,6 +43,7 @@ __all__ = [
     "check_command",
     "has_option",
     "native_of",
+    "option_text",
 ]
 
 MAX_EVENT_BYTES: Final = 16 * DEFAULT_MAX_LINE_BYTES
@@ -66,9 +68,19 @@ class NativeCli:
 
 NATIVE_CLIS: Final[dict[str, NativeCli]] = {
     "claude": NativeCli(
-        "claude", ClaudeStreamJsonParser, (("--output-format", "stream-json"),), None, True
+        name="claude",
+        mapper=ClaudeStreamJsonParser,
+        options=(("--output-format", "stream-json"),),
+        run_start=None,
+        replies=True,
     ),
-    "codex": NativeCli("codex", CodexJsonParser, (("exec",), ("--json",)), "thread.started", False),
+    "codex": NativeCli(
+        name="codex",
+        mapper=CodexJsonParser,
+        options=(("exec",), ("--json",)),
+        run_start="thread.started",  # one per `codex exec`; the mapper reads no other start
+        replies=False,
+    ),
 }
 
 CLAUDE_REPLY_OPTIONS: Final = (
@@ -103,8 +115,9 @@ def has_option(command: Sequence[str], option: tuple[str, ...]) -> bool:
     return False
 
 
-def _shown(option: tuple[str, ...]) -> str:
-    return " ".join(option)
+def option_text(*options: tuple[str, ...]) -> str:
+    """Options as a command line spells them: ``--input-format stream-json``."""
+    return " ".join(word for option in options for word in option)
 
 
 def check_command(cli: NativeCli, command: Sequence[str]) -> bool:
@@ -115,7 +128,7 @@ def check_command(cli: NativeCli, command: Sequence[str]) -> bool:
     if os.path.basename(command[0]) != cli.name:
         return False
     command = list(command)
-    missing = [_shown(option) for option in cli.options if not has_option(command, option)]
+    missing = [option_text(option) for option in cli.options if not has_option(command, option)]
     if missing:
         raise UsageError(
             f"--native {cli.name} reads the stream {cli.name} prints with {', '.join(missing)};"

@@ -19,7 +19,8 @@ Memory is constant however long the run: signals and diagnostics go to the
 validator's streaming output (and ``--transcript`` lines to a spool) as they
 are found; the report keeps only counts.
 
-The report (``text`` or ``json``, as ``validate`` prints them) goes to stdout;
+The report (``text``, ``json``, ``sarif`` or ``github``, as ``validate`` prints
+them; text names each place ``stdout line N, column C``) goes to stdout;
 a one-line summary with the adapter's exit status goes to stderr; the
 adapter's own stderr passes through. MissingTerminalSignal is a warning, a
 QUESTION id reused while unanswered is an error (BS305); ``--expect-exit N``
@@ -65,6 +66,7 @@ from ._native_run import (
     check_command,
     has_option,
     native_of,
+    option_text,
 )
 from ._process import ProcessGroup, add_command_argument, command_of, exit_reason, signal_name
 
@@ -207,11 +209,12 @@ def _native_stdin(
             raise UsageError(f"--prompt is for --native claude; {cli.name} reads no stdin here")
         return _NativeStdin(False, b"", f"{cli.name} reads no answer on stdin")
     stream_input, asking = CLAUDE_REPLY_OPTIONS
-    needed = " ".join(stream_input + asking)
+    needed = option_text(stream_input, asking)
     if prompt is None:
         if itself and has_option(command, stream_input):
             raise UsageError(
-                f"claude {' '.join(stream_input)} reads its prompt on stdin: give it with --prompt"
+                f"claude {option_text(stream_input)} reads its prompt on stdin: give it with"
+                " --prompt"
             )
         if itself and answered:
             raise UsageError(
@@ -220,7 +223,7 @@ def _native_stdin(
             )
         return _NativeStdin(False, b"", f"claude reads answers only with --prompt and {needed}")
     wanted = [stream_input, asking] if answered else [stream_input]
-    missing = [" ".join(option) for option in wanted if not has_option(command, option)]
+    missing = [option_text(option) for option in wanted if not has_option(command, option)]
     if itself and missing:
         raise UsageError(
             f"--prompt goes to claude on stdin, which it reads only with {', '.join(missing)}:"
