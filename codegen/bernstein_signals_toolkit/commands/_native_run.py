@@ -28,7 +28,7 @@ from typing import Final
 from bernstein_signals._native_claude import ClaudeStreamJsonParser
 from bernstein_signals._native_codex import CodexJsonParser
 from bernstein_signals._native_support import NativeJsonParser
-from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
+from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES, strip_terminator
 
 from ..errors import UsageError
 from ..runtime_vocabulary import RuntimeVocabulary
@@ -192,8 +192,8 @@ class NativeStream:
 
     def _event(self, line: bytes) -> bytes:
         """An event line (terminator included, if any) as it goes on."""
-        cut = 2 if line.endswith(b"\r\n") else 1 if line.endswith(b"\n") else 0
-        body, ending = line[: len(line) - cut], line[len(line) - cut :]
+        body = strip_terminator(line)
+        ending = line[len(body) :]
         text = body.decode("utf-8", "replace")
         if (
             self._start is not None

@@ -21,6 +21,7 @@ from typing import Any, Final, NamedTuple
 from ._strict_json import integer_from_text
 from .kinds import SignalKind
 from .parsing import parse_signal
+from .scanning import strip_terminator
 from .signals import StreamSignal
 
 __all__ = [
@@ -67,12 +68,6 @@ class EventRow(NamedTuple):
     why: str
     handler: str | None
     """The mapper's method that handles the event, or None: the event maps to nothing."""
-
-
-def _strip_line(line: str) -> str:
-    if line.endswith("\n"):
-        return line[:-2] if line.endswith("\r\n") else line[:-1]
-    return line
 
 
 def _json_object(line: str) -> dict[str, Any] | None:
@@ -218,7 +213,7 @@ class NativeJsonParser(SignalParser):
         if not isinstance(line, str):
             return None
         line = str.__str__(line)
-        stripped = _strip_line(line)
+        stripped = strip_terminator(line)
         event = _json_object(stripped) if stripped.startswith("{") else None
         if event is None:
             return super().stream_signal_parser(line)

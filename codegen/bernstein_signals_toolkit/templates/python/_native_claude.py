@@ -51,7 +51,6 @@ from ._native_support import (
     _json_object,
     _message,
     _Pending,
-    _strip_line,
     _text,
     _usage,
 )
@@ -64,6 +63,7 @@ from .fields import (
     REPLY_IN_REPLY_TO,
 )
 from .kinds import SignalKind
+from .scanning import strip_terminator
 from .signals import StreamSignal
 
 __all__ = ["ClaudeStreamJsonParser"]
@@ -153,7 +153,7 @@ class ClaudeStreamJsonParser(NativeJsonParser):
         AskUserQuestion is allowed with the answer in ``updatedInput.answers``.
         """
         if isinstance(reply, str):
-            reply = _json_object(_strip_line(str.__str__(reply)))
+            reply = _json_object(strip_terminator(str.__str__(reply)))
         if not isinstance(reply, Mapping):
             return None
         ident, answer = reply.get(REPLY_IN_REPLY_TO), reply.get(REPLY_ANSWER)
