@@ -45,11 +45,11 @@ CLAUDE_STDIO = [
 pytestmark = pytest.mark.timeout(120)
 
 
-def _program(tmp_path: Path, name: str) -> str:
-    """An executable called ``name`` that runs the fake CLI as that program."""
+def _program(tmp_path: Path, name: str, file_name: str | None = None) -> str:
+    """An executable called ``file_name`` (default ``name``) that runs the fake CLI as ``name``."""
     folder = tmp_path / "bin"
     folder.mkdir(exist_ok=True)
-    path = folder / name
+    path = folder / (file_name or name)
     path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" {name} "$@"\n')
     path.chmod(0o755)
     return str(path)
@@ -271,6 +271,22 @@ def test_an_answer_codex_cannot_read_is_unanswered(tmp_path: Path) -> None:
     assert "codex reads no answer on stdin" in diagnostic["message"]
     assert report["adapter"]["answers"] == []
     assert _stdin_log(tmp_path) == []  # stdin was closed from the start
+
+
+def test_a_wrapper_script_is_trusted_and_an_answer_it_cannot_take_is_unanswered(
+    tmp_path: Path,
+) -> None:
+    """No command-line check for a script; without --prompt Claude's stdin is closed at once."""
+    fixture = "claude_permission_prompt.jsonl"
+    wrapper = _program(tmp_path, "claude", "run-claude")
+    argv = ["conform", "--format", "json", "--native", "claude", "--answer", "allow", "--"]
+    result = _run(tmp_path, [*argv, wrapper, "-p", "fix it"], fixture)
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)["files"][0]
+    (diagnostic,) = report["diagnostics"]
+    assert (diagnostic["code"], diagnostic["line"]) == ("BS403", 3)
+    assert "claude reads answers only with --prompt and --input-format" in diagnostic["message"]
+    assert _kinds(report) == [(3, "QUESTION"), (6, "COMPLETED")]
 
 
 def test_conform_text_names_stdout_lines_in_words(tmp_path: Path) -> None:
