@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from enum import Enum
 from typing import Final
 
+from . import json_pointer
 from .load import DRAFT_2020_12
 
 __all__ = [
@@ -35,7 +36,7 @@ class Support(Enum):
     REFUSED = "refused"
 
 
-TARGETS: Final = ("python", "shell")
+TARGETS: Final = ("python", "shell", "typescript")
 """The targets that compile schemas, in the table's column order."""
 
 EXTENSION_PREFIX: Final = "x-"
@@ -46,80 +47,81 @@ MESSAGE_KEYWORD: Final = "x-bernstein-message"
 
 _C, _A, _R = Support.COMPILED, Support.ANNOTATION, Support.REFUSED
 
-KEYWORDS: Final[dict[str, tuple[Support, Support]]] = {
-    # keyword: (python, shell)
+KEYWORDS: Final[dict[str, tuple[Support, Support, Support]]] = {
+    # keyword: (python, shell, typescript)
     # core
-    "$schema": (_A, _A),
-    "$id": (_A, _A),
-    "$comment": (_A, _A),
-    "$defs": (_C, _R),
-    "$ref": (_C, _R),
-    "$anchor": (_R, _R),
-    "$dynamicRef": (_R, _R),
-    "$dynamicAnchor": (_R, _R),
-    "$vocabulary": (_R, _R),
+    "$schema": (_A, _A, _A),
+    "$id": (_A, _A, _A),
+    "$comment": (_A, _A, _A),
+    "$defs": (_C, _R, _C),
+    "$ref": (_C, _R, _C),
+    "$anchor": (_R, _R, _R),
+    "$dynamicRef": (_R, _R, _R),
+    "$dynamicAnchor": (_R, _R, _R),
+    "$vocabulary": (_R, _R, _R),
     # meta-data
-    "title": (_A, _A),
-    "description": (_A, _A),
-    "default": (_A, _A),
-    "examples": (_A, _A),
-    "deprecated": (_A, _A),
-    "readOnly": (_A, _A),
-    "writeOnly": (_A, _A),
-    "format": (_A, _A),
-    "contentEncoding": (_A, _A),
-    "contentMediaType": (_A, _A),
-    "contentSchema": (_A, _A),
+    "title": (_A, _A, _A),
+    "description": (_A, _A, _A),
+    "default": (_A, _A, _A),
+    "examples": (_A, _A, _A),
+    "deprecated": (_A, _A, _A),
+    "readOnly": (_A, _A, _A),
+    "writeOnly": (_A, _A, _A),
+    "format": (_A, _A, _A),
+    "contentEncoding": (_A, _A, _A),
+    "contentMediaType": (_A, _A, _A),
+    "contentSchema": (_A, _A, _A),
     # any instance
-    "type": (_C, _C),
-    "enum": (_C, _C),
-    "const": (_C, _C),
+    "type": (_C, _C, _C),
+    "enum": (_C, _C, _C),
+    "const": (_C, _C, _C),
     # numbers
-    "minimum": (_C, _C),
-    "maximum": (_C, _C),
-    "exclusiveMinimum": (_C, _C),
-    "exclusiveMaximum": (_C, _C),
-    "multipleOf": (_C, _C),
+    "minimum": (_C, _C, _C),
+    "maximum": (_C, _C, _C),
+    "exclusiveMinimum": (_C, _C, _C),
+    "exclusiveMaximum": (_C, _C, _C),
+    "multipleOf": (_C, _C, _C),
     # strings
-    "minLength": (_C, _C),
-    "maxLength": (_C, _C),
-    "pattern": (_C, _C),
+    "minLength": (_C, _C, _C),
+    "maxLength": (_C, _C, _C),
+    "pattern": (_C, _C, _C),
     # arrays
-    "items": (_C, _C),
-    "prefixItems": (_C, _R),
-    "minItems": (_C, _C),
-    "maxItems": (_C, _C),
-    "uniqueItems": (_C, _C),
-    "contains": (_C, _R),
-    "minContains": (_C, _R),
-    "maxContains": (_C, _R),
-    "unevaluatedItems": (_R, _R),
+    "items": (_C, _C, _C),
+    "prefixItems": (_C, _R, _C),
+    "minItems": (_C, _C, _C),
+    "maxItems": (_C, _C, _C),
+    "uniqueItems": (_C, _C, _C),
+    "contains": (_C, _R, _C),
+    "minContains": (_C, _R, _C),
+    "maxContains": (_C, _R, _C),
+    "unevaluatedItems": (_R, _R, _R),
     # objects
-    "properties": (_C, _C),
-    "required": (_C, _C),
-    "additionalProperties": (_C, _C),
-    "patternProperties": (_C, _R),
-    "propertyNames": (_C, _R),
-    "minProperties": (_C, _R),
-    "maxProperties": (_C, _R),
-    "dependentRequired": (_C, _R),
-    "dependentSchemas": (_C, _R),
-    "unevaluatedProperties": (_R, _R),
+    "properties": (_C, _C, _C),
+    "required": (_C, _C, _C),
+    "additionalProperties": (_C, _C, _C),
+    "patternProperties": (_C, _R, _C),
+    "propertyNames": (_C, _R, _C),
+    "minProperties": (_C, _R, _C),
+    "maxProperties": (_C, _R, _C),
+    "dependentRequired": (_C, _R, _C),
+    "dependentSchemas": (_C, _R, _C),
+    "unevaluatedProperties": (_R, _R, _R),
     # applicators
-    "allOf": (_C, _R),
-    "anyOf": (_C, _R),
-    "oneOf": (_C, _R),
-    "not": (_C, _R),
-    "if": (_C, _R),
-    "then": (_C, _R),
-    "else": (_C, _R),
+    "allOf": (_C, _R, _C),
+    "anyOf": (_C, _R, _C),
+    "oneOf": (_C, _R, _C),
+    "not": (_C, _R, _C),
+    "if": (_C, _R, _C),
+    "then": (_C, _R, _C),
+    "else": (_C, _R, _C),
 }
-"""keyword -> (python, shell). The shell column is what shell arguments can carry:
-a field whose schema uses a keyword the shell refuses is left out of its kind's
-shell helper (``bernstein_emit`` still reaches it), and so is a field whose
-value the shell cannot check faithfully (a number type, a pattern other than the
-``.sdd/`` path rule or one ASCII class over the whole value, a multipleOf that is
-not a whole number up to 10^9)."""
+"""keyword -> (python, shell, typescript). Python and TypeScript render every check of
+:mod:`.schema_checks`, so their columns are what :mod:`.schema_compiler` compiles.
+The shell column is what shell arguments can carry: a field whose schema uses a
+keyword the shell refuses is left out of its kind's shell helper (``bernstein_emit``
+still reaches it), and so is a field whose value the shell cannot check faithfully
+(a number type, a pattern other than the ``.sdd/`` path rule or one ASCII class over
+the whole value, a multipleOf that is not a whole number up to 10^9)."""
 
 REFUSAL_REASONS: Final[dict[str, str]] = {
     "$anchor": "only local '#/$defs/...' references are compiled",
@@ -151,10 +153,6 @@ _SCHEMA_LISTS: Final = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 _SCHEMA_MAPS: Final = frozenset({"$defs", "properties", "patternProperties", "dependentSchemas"})
 
 
-def _step(name: str) -> str:
-    return "/" + name.replace("~", "~0").replace("/", "~1")
-
-
 def refusals(schema: object, target: str, pointer: str = "") -> Iterator[tuple[str, str, str]]:
     """(JSON pointer, keyword, why) for each keyword ``target`` refuses, at any depth.
 
@@ -163,7 +161,7 @@ def refusals(schema: object, target: str, pointer: str = "") -> Iterator[tuple[s
     if not isinstance(schema, dict):
         return
     for keyword, value in schema.items():
-        where = pointer + _step(keyword)
+        where = json_pointer.child(pointer, keyword)
         if support(keyword, target) is Support.REFUSED:
             reason = REFUSAL_REASONS.get(keyword, "not supported by this target")
             if keyword not in KEYWORDS and not keyword.startswith(EXTENSION_PREFIX):
@@ -180,7 +178,7 @@ def refusals(schema: object, target: str, pointer: str = "") -> Iterator[tuple[s
                 yield from refusals(item, target, f"{where}/{index}")
         elif keyword in _SCHEMA_MAPS and isinstance(value, dict):
             for name, item in value.items():
-                yield from refusals(item, target, where + _step(name))
+                yield from refusals(item, target, json_pointer.child(where, name))
 
 
 def keyword_table() -> list[str]:

@@ -16,6 +16,7 @@ import keyword
 import re
 from collections.abc import Iterator
 
+from . import json_pointer
 from .errors import SourceError, one_line
 from .model import JSONValue, SchemaDocument, Vocabulary
 
@@ -52,9 +53,9 @@ def _strings(value: JSONValue, pointer: str) -> Iterator[tuple[str, str]]:
             yield from _strings(item, f"{pointer}/{index}")
     elif isinstance(value, dict):
         for key, item in value.items():
-            child = f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
-            yield child, key
-            yield from _strings(item, child)
+            below = json_pointer.child(pointer, key)
+            yield below, key
+            yield from _strings(item, below)
 
 
 def _documents(vocabulary: Vocabulary) -> Iterator[SchemaDocument]:
