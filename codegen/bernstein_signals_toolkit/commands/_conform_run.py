@@ -165,22 +165,24 @@ class AdapterRun:
                 self.answers.flush()
             if readable:
                 chunk = os.read(stdout, _CHUNK)
-                if not self._scan(chunk):
+                if not chunk:
                     break
+                self._scan(chunk)
+        if self.native is not None:
+            self._scan(self.native.close(), mapped=True)  # a last line without a newline
         self._take(self.scanner.close())
         self.answers.close()
 
-    def _scan(self, chunk: bytes) -> bool:
-        """Scan one chunk of stdout (b"": its end); whether there is more to read."""
+    def _scan(self, chunk: bytes, *, mapped: bool = False) -> None:
+        """Scan one chunk of stdout (``mapped``: already through the native stream)."""
         native = self.native
         if native is None:
             self._take(self.scanner.feed(chunk))
-            return bool(chunk)
-        self._take(self.scanner.feed(native.feed(chunk) if chunk else native.close()))
+            return
+        self._take(self.scanner.feed(chunk if mapped else native.feed(chunk)))
         self.answers.retry()
         if self.checker.terminal is not None:
             self.answers.end_of_run()
-        return bool(chunk)
 
     def wait(self) -> int:
         returncode = self.group.wait(self.deadline)
