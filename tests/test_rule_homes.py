@@ -306,3 +306,34 @@ def test_the_packaged_sources_folder_has_one_home() -> None:
         if f'"{PACKAGED_SOURCES_DIR}"' in path.read_text(encoding="utf-8")
     ]
     assert spelled == ["sources.py"]
+
+
+def test_one_hand_written_json_lexer() -> None:
+    """The string token (a quote, then non-quote non-backslash runs or escapes) is written
+    once, in the binding's _strict_json; the validator and the language server import it.
+    """
+    lexers = [
+        f"{path.relative_to(TOOLKIT).as_posix()}:{node.lineno}"
+        for path in sorted(TOOLKIT.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and '[^"\\' in node.value
+    ]
+    assert [entry.split(":")[0] for entry in lexers] == ["templates/python/_strict_json.py"]
+
+
+@settings(max_examples=300)
+@given(st.text(), st.booleans())
+def test_the_json_string_token_is_a_json_string(text: str, ascii_only: bool) -> None:
+    """Differential against json: any string json writes is one whole token, read back the same;
+    an unfinished one runs to the end of the text.
+    """
+    from bernstein_signals._strict_json import JSON_STRING, JSON_TOKEN
+
+    written = json.dumps(text, ensure_ascii=ascii_only)
+    match = JSON_STRING.match(written)
+    assert match is not None
+    assert match.end() == len(written)
+    assert json.loads(match.group()) == text
+    assert JSON_STRING.match(written[:-1]).end() == len(written) - 1  # type: ignore[union-attr]
+    tokens = [m.group() for m in JSON_TOKEN.finditer("[" + written + ",{}]")]
+    assert tokens == ["[", written, "{", "}", "]"]

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from bernstein_signals._strict_json import JSON_TOKEN
+
 from ..emitters.docs import type_expression
 from ..model import Kind, Property
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
@@ -23,7 +25,6 @@ __all__ = ["Completion", "Hover", "completions", "hover"]
 # retries from every start and is quadratic on a long line (issue 10).
 _KEY_TAIL = re.compile(r'\s*("?)([A-Za-z0-9_]*)')
 _PRESENT_KEY = re.compile(r'"([A-Za-z0-9_]+)"\s*:')
-_TOKEN = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"?|[{}\[\]]')
 _COLON = re.compile(r"[ \t]*:")
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -150,7 +151,7 @@ def _top_level_key(payload: str, index: int) -> tuple[str, int, int] | None:
     end), and the walk stops past ``index``: linear, whatever the payload holds.
     """
     depth = 0
-    for token in _TOKEN.finditer(payload):
+    for token in JSON_TOKEN.finditer(payload):
         position, end = token.span()
         if position > index:
             return None

@@ -15,10 +15,10 @@ import re
 from dataclasses import dataclass, field
 
 from bernstein_signals import MAX_NESTING_DEPTH
+from bernstein_signals._strict_json import JSON_STRING
 
 __all__ = ["Layout", "layout", "locate", "value_spans"]
 
-_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"')
 _SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?(?:[eE][+-]?[0-9]++)?|true|false|null")
 _SPACE = re.compile(r"[ \t\r\n]*+")
 _SKIP = json.JSONDecoder()
@@ -64,7 +64,7 @@ class _Scanner:
             if not self._wants_inside(pointer):
                 return _SKIP.raw_decode(text, start)[1]
             if closing == "}":
-                key = _STRING.match(text, pos)
+                key = JSON_STRING.match(text, pos)
                 if key is None:
                     raise ValueError(pos)
                 name = _escape(json.loads(key.group()))
@@ -89,7 +89,7 @@ class _Scanner:
         if char in "{[":
             end = self._members(pos, pointer, "}" if char == "{" else "]", depth + 1)
         else:
-            match = (_STRING if char == '"' else _SCALAR).match(self.text, pos)
+            match = (JSON_STRING if char == '"' else _SCALAR).match(self.text, pos)
             if match is None:
                 raise ValueError(pos)
             end = match.end()

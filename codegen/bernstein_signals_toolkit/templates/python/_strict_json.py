@@ -5,8 +5,12 @@ surrogates, any nesting); reading is narrowed here, once, for signals and
 replies alike. Writing is :mod:`._canonical_json`.
 
 Every check is linear in the text: json's C scanner runs first (it stops at
-the first error), and the nesting check, which only valid JSON reaches, uses
-``str.replace``/``split`` and one regex pass with no backtracking.
+the first error), and the nesting check, which only valid JSON reaches, is
+regex passes with no backtracking.
+
+:data:`JSON_STRING` and :data:`JSON_TOKEN` are the one hand-written JSON
+lexer: the validator (where a value sits) and the language server (which key
+the cursor is on, in a payload still being typed) scan with them too.
 """
 
 import decimal
@@ -20,7 +24,14 @@ from typing import Any, Final
 
 from .limits import MAX_INTEGER_DIGITS, MAX_NESTING_DEPTH
 
-__all__ = ["integer_from_text", "load_object"]
+__all__ = ["JSON_STRING", "JSON_TOKEN", "integer_from_text", "load_object"]
+
+_STRING_TOKEN: Final = r'"(?:[^"\\]++|\\[\s\S])*+"?'
+JSON_STRING: Final = re.compile(_STRING_TOKEN)
+"""A JSON string from its opening quote to its closing one (or to the end of an unfinished
+text), escapes included; possessive, so a match is linear in its length."""
+JSON_TOKEN: Final = re.compile(_STRING_TOKEN + r"|[{}\[\]]")
+"""A string or a bracket: what a scan for structure needs to see, in order."""
 
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
@@ -89,13 +100,10 @@ def _scan_again(text: str, start: int) -> tuple[Any, int] | None:
 def _too_deep(text: str) -> bool:
     """Whether valid JSON ``text`` nests deeper than the bound.
 
-    Escapes go first (pairs, left to right, as JSON reads them), then every
-    string is an odd-numbered piece between quotes; what is left are the
+    Strings go first (one pass of :data:`JSON_STRING`); what is left are the
     brackets, whose running depth is summed at C level.
     """
-    if "\\" in text:
-        text = text.replace("\\\\", "").replace('\\"', "")
-    outside = "".join(text.split('"')[::2])
+    outside = JSON_STRING.sub("", text) if '"' in text else text
     brackets = _NOT_BRACKET.sub("", outside).encode("ascii")
     depths = accumulate(map(_BRACKET_STEP.__getitem__, brackets))
     return next(filter(MAX_NESTING_DEPTH.__lt__, depths), None) is not None
