@@ -33,17 +33,17 @@ def question() -> str:
     return text[:1024]
 
 
-def _loop(count: int) -> str:
+def _loop(count: int, call: str = 'bernstein_question "$1" --id q-1') -> str:
     return f""". "$BSIG_LIB"
 i=0
 while [ "$i" -lt {count} ]; do
-  bernstein_question "$1" --id q-1
+  {call}
   i=$((i + 1))
 done >/dev/null"""
 
 
-def _time(command: list[str], locale: str) -> float:
-    env = {"PATH": os.environ["PATH"], "LC_ALL": locale, "BSIG_LIB": str(LIBRARY)}
+def _time(command: list[str], locale: str, library: Path = LIBRARY) -> float:
+    env = {"PATH": os.environ["PATH"], "LC_ALL": locale, "BSIG_LIB": str(library)}
     start = time.perf_counter()
     subprocess.run(
         command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True
@@ -51,11 +51,42 @@ def _time(command: list[str], locale: str) -> float:
     return time.perf_counter() - start
 
 
-def _per_call(shell: tuple[str, ...], text: str, count: int, locale: str) -> float:
+def _per_call(
+    shell: tuple[str, ...],
+    text: str,
+    count: int,
+    locale: str,
+    *,
+    call: str = 'bernstein_question "$1" --id q-1',
+    library: Path = LIBRARY,
+) -> float:
     """Seconds per signal: the loop's time minus the same process with no iteration."""
-    best = min(_time([*shell, "-c", _loop(count), "bench", text], locale) for _ in range(2))
-    empty = min(_time([*shell, "-c", _loop(0), "bench", text], locale) for _ in range(2))
+    loop, empty_loop = _loop(count, call), _loop(0, call)
+    best = min(_time([*shell, "-c", loop, "bench", text], locale, library) for _ in range(2))
+    empty = min(_time([*shell, "-c", empty_loop, "bench", text], locale, library) for _ in range(2))
     return max(best - empty, 1e-9) / count
+
+
+SHORT_CALL = 'bernstein_question "Go?" --options yes --options no --id q-1'
+"""A kind helper with a short payload: the cost of reading its arguments dominates."""
+SHORT_EMIT = "bernstein_emit QUESTION 'question=Go?' 'options:=[\"yes\",\"no\"]' id=q-1"
+"""The same line by bernstein_emit, which parses no options: the in-run baseline."""
+
+
+def startup(quick: bool, library: Path = LIBRARY) -> dict[str, float]:
+    """Per-call cost of a short kind-helper call, against bernstein_emit for the same line."""
+    count = 100 if quick else 1000
+    print(f"start-up: {SHORT_CALL!r}, {count} calls per shell (C locale)")
+    print(f"{'shell':<8} {'us/call':>9} {'emit us/call':>13} {'ratio':>7}")
+    figures = {}
+    for name, command in SHELLS.items():
+        if shutil.which(command[0]) is None:
+            continue
+        ours = _per_call(command, "", count, "C", call=SHORT_CALL, library=library)
+        emit = _per_call(command, "", count, "C", call=SHORT_EMIT, library=library)
+        figures[name] = ours
+        print(f"{name:<8} {ours * 1e6:>9.1f} {emit * 1e6:>13.1f} {ours / emit:>6.2f}x", flush=True)
+    return figures
 
 
 def _jq_per_call(text: str, count: int, locale: str) -> float:
@@ -85,6 +116,7 @@ def _check_same_payload(text: str) -> None:
 
 
 def main(quick: bool) -> None:
+    startup(quick)
     hostile(quick)
     count = 100 if quick else 1000
     jq_count = 20 if quick else 200

@@ -547,13 +547,16 @@ _bsig_args() {
   shift 3
   # zsh splits the tables below only with shwordsplit (until this returns).
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
+  _bsig_y=''
   for _bsig_x in $_bsig_po $_bsig_op; do
     _bsig_x=${_bsig_x%%[:+]*}
-    eval "_bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0"
+    _bsig_y="$_bsig_y _bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0"
   done
+  eval "$_bsig_y"
   while [ "$#" -gt 0 ]; do
     _bsig_o=''
     if [ -z "$_bsig_dd" ]; then
+      # The option shape, as in _bsig_opt (inline: this runs once per argument).
       case $1 in
         --)
           _bsig_dd=1
@@ -565,21 +568,23 @@ _bsig_args() {
           _bsig_hp=1
           return 0
           ;;
+        --[@OPTION_FIRST@]*)
+          case ${1#--} in *[!@OPTION_REST@]*) ;; *) _bsig_o=${1#--} ;; esac
+          ;;
       esac
-      _bsig_opt "$1"
     fi
     if [ -n "$_bsig_o" ]; then
       case $_bsig_op in
         *" $_bsig_o+ "*)
-          _bsig_need "$#" "$1" || return
+          [ "$#" -ge 2 ] || { _bsig_err "$1 needs a value (try --help)"; return 2; }
           eval "_bsig_s_$_bsig_o=1"
           "_bsig_i_$_bsig_k" "$_bsig_o" "$2" || return
           ;;
         *" $_bsig_o "*)
-          _bsig_need "$#" "$1" || return
-          eval "_bsig_x=\$_bsig_s_$_bsig_o"
+          [ "$#" -ge 2 ] || { _bsig_err "$1 needs a value (try --help)"; return 2; }
+          # Assignments run left to right: _bsig_x gets whether it was given before.
+          eval "_bsig_x=\$_bsig_s_$_bsig_o _bsig_s_$_bsig_o=1 _bsig_v_$_bsig_o=\$2"
           [ -z "$_bsig_x" ] || { _bsig_err "$1 given twice"; return 2; }
-          eval "_bsig_s_$_bsig_o=1 _bsig_v_$_bsig_o=\$2"
           ;;
         *) _bsig_unknown "$_bsig_o" "$_bsig_op"; return ;;
       esac
