@@ -8,8 +8,8 @@ surrogates, any nesting); reading is narrowed here, once, for signals and
 replies alike. Writing is :mod:`._canonical_json`.
 
 Every check is linear in the text: json's C scanner runs first (it stops at
-the first error), and the nesting check, which only valid JSON reaches, is
-regex passes with no backtracking.
+the first error), and the nesting check, which only valid JSON reaches, uses
+``str.replace``/``split`` and one regex pass with no backtracking.
 
 :data:`JSON_STRING` and :data:`JSON_TOKEN` are the one hand-written JSON
 lexer: the validator (where a value sits) and the language server (which key
@@ -103,10 +103,15 @@ def _scan_again(text: str, start: int) -> tuple[Any, int] | None:
 def _too_deep(text: str) -> bool:
     """Whether valid JSON ``text`` nests deeper than the bound.
 
-    Strings go first (one pass of :data:`JSON_STRING`); what is left are the
-    brackets, whose running depth is summed at C level.
+    Escapes go first (pairs, left to right, as JSON reads them), then every
+    string is an odd-numbered piece between quotes; what is left are the
+    brackets, whose running depth is summed at C level. Not :data:`JSON_STRING`:
+    on valid JSON this is the same cut, and 2x to 20x faster on 1 MiB payloads
+    (measured on benchmarks/_hostile_lines.py shapes).
     """
-    outside = JSON_STRING.sub("", text) if '"' in text else text
+    if "\\" in text:
+        text = text.replace("\\\\", "").replace('\\"', "")
+    outside = "".join(text.split('"')[::2])
     brackets = _NOT_BRACKET.sub("", outside).encode("ascii")
     depths = accumulate(map(_BRACKET_STEP.__getitem__, brackets))
     return next(filter(MAX_NESTING_DEPTH.__lt__, depths), None) is not None
