@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -15,6 +16,7 @@ import pytest
 from bernstein_signals_toolkit.emitters import shell as shell_emitter
 from bernstein_signals_toolkit.errors import SourceError
 from bernstein_signals_toolkit.load import RESERVED_KIND_NAMES, load_vocabulary
+from bernstein_signals_toolkit.names import PROPERTY_NAME_REST
 from bernstein_signals_toolkit.shell_signature import signature
 from shell_support import LIBRARY, ROOT, reference_format, shell_command
 
@@ -221,3 +223,39 @@ def test_shellcheck_clean(dialect: str, path: Path) -> None:
 def test_shell_command_prints_the_library_and_its_path() -> None:
     assert _cli("shell").stdout == LIBRARY.read_text()
     assert Path(_cli("shell", "--path").stdout.strip()) == LIBRARY
+
+
+TOOLKIT = ROOT / "codegen" / "bernstein_signals_toolkit"
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            found.add("." * node.level + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_the_calling_convention_has_one_home() -> None:
+    """Issue 13 item 1: the signature model is the one definition; the rest read it."""
+    template = (TOOLKIT / "templates" / "shell" / "bernstein-signals.sh").read_text()
+    for marker in ("@OPTION_FIRST@", "@OPTION_REST@", "@KEY_FIRST@", "@KEY_REST@"):
+        assert marker in template
+    # The key and option character lists are substituted, never spelled by hand.
+    assert PROPERTY_NAME_REST not in template
+    assert "[!abcdefghijklmnopqrstuvwxyz" not in template
+    assert "--[abcdefghijklmnopqrstuvwxyz]" not in template
+    # The fixed helpers' help is data (shell_help.FIXED_HELPERS), not template text.
+    assert "_bsig_help_ask() {" not in template
+    assert "Usage:" not in template
+    assert "Usage:" not in (TOOLKIT / "emitters" / "shell.py").read_text()
+    # The generator's model imports no tool and not the binding it writes.
+    for module in ("shell_signature.py", "shell_help.py", "shell_checks.py"):
+        for name in _imports(TOOLKIT / module):
+            assert not name.startswith(("..", ".validate", ".lsp", ".commands")), (module, name)
+            assert not name.startswith(("bernstein_signals.", ".emitters")), (module, name)
+            assert name != "bernstein_signals", module
+    # The language server reads the model, not the emitter.
+    assert not any("emitters" in name for name in _imports(TOOLKIT / "lsp" / "analysis.py"))
