@@ -6,9 +6,10 @@ their exact decimal digits, U+0085, U+2028 and U+2029 escaped so no line reader
 splits the line, within the documented limits. Reading is :mod:`._strict_json`.
 
 json's C encoder writes the common case; it sorts keys by code point and
-writes floats as ``repr``, so a payload holding an astral key or a float whose
-``repr`` is not the ECMAScript text goes through json's pure-Python encoder
-with the canonical number text (both found in the one walk that checks limits).
+writes floats as ``repr``, so a payload holding a float whose ``repr`` is not the
+ECMAScript text (found in the walk that checks the limits) or an astral key
+(looked for only when the text holds an astral character) goes through json's
+pure-Python encoder with the canonical number text and key order.
 """
 
 import decimal
@@ -40,13 +41,13 @@ an integral one differs there (``1.0`` against ``1``)."""
 
 
 class _Needs(NamedTuple):
-    """What the C encoder cannot write canonically, found while checking the limits."""
+    """What the C encoder cannot write canonically."""
 
     decimal: bool
     """An integer longer than the interpreter's own conversion allows."""
     numbers: bool
     """A float whose ``repr`` is not its ECMAScript text."""
-    utf16_order: bool
+    utf16_order: bool = False
     """A key with an astral character: code-point order may differ from UTF-16 order."""
 
 
@@ -91,14 +92,14 @@ def _ten_to(power: int) -> int:
 
 def _check_structure(value: dict[Any, Any], count_digits: bool) -> _Needs:
     """Refuse non-str keys (json would coerce them), nesting beyond the bound and, with
-    ``count_digits``, integers over the limit; say what the C encoder cannot write.
-    Iterative, and a container met twice on the way down (a cycle) is refused as too
-    deep before any recursion.
+    ``count_digits``, integers over the limit; say which numbers the C encoder cannot
+    write. Iterative, and a container met twice on the way down (a cycle) is refused as
+    too deep before any recursion.
     """
     setting = _int_digits_setting()
     ceiling = _ten_to(MAX_INTEGER_DIGITS)
     interpreter_ceiling = _ten_to(setting) if count_digits and setting else 0
-    needs_decimal = needs_numbers = needs_order = False
+    needs_decimal = needs_numbers = False
     low, high = _REPR_FIXED_LOW, _REPR_FIXED_HIGH
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
@@ -109,12 +110,12 @@ def _check_structure(value: dict[Any, Any], count_digits: bool) -> _Needs:
             for key in container:
                 if not isinstance(key, str):
                     raise ValueError(f"payload key {_shown(key)} is not a str")
-                if not needs_order and not key.isascii() and _ASTRAL.search(key):
-                    needs_order = True
             items = container.values()
         else:
             items = container
         for item in items:
+            if isinstance(item, str):  # the most common value, and nothing to check
+                continue
             if isinstance(item, (dict, list, tuple)):
                 stack.append((item, depth + 1))
             elif isinstance(item, float):
@@ -128,7 +129,19 @@ def _check_structure(value: dict[Any, Any], count_digits: bool) -> _Needs:
                 if magnitude >= ceiling:
                     raise ValueError(f"payload integer has more than {MAX_INTEGER_DIGITS} digits")
                 needs_decimal |= bool(interpreter_ceiling) and magnitude >= interpreter_ceiling
-    return _Needs(needs_decimal, needs_numbers, needs_order)
+    return _Needs(needs_decimal, needs_numbers)
+
+
+def _astral_key(value: Any) -> bool:
+    """Whether a key of ``value``, at any depth, holds an astral character (bounded nesting)."""
+    if isinstance(value, dict):
+        return any(
+            (not key.isascii() and _ASTRAL.search(key)) or _astral_key(item)
+            for key, item in value.items()
+        )
+    if isinstance(value, (list, tuple)):
+        return any(map(_astral_key, value))
+    return False
 
 
 def _utf16_key(item: tuple[str, Any]) -> bytes:
@@ -173,6 +186,15 @@ def _encode_in_python(value: dict[str, Any], needs: _Needs) -> str:
     return "".join(chunks(value, 0))
 
 
+def _encode(value: dict[str, Any], needs: _Needs) -> str:
+    try:
+        return _encode_in_python(value, needs) if any(needs) else _ENCODER.encode(value)
+    except TypeError as exc:
+        raise ValueError(f"payload is not JSON-serialisable: {exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"payload is not JSON: {exc}") from None
+
+
 def dump_canonical(value: dict[str, Any]) -> str:
     """The canonical text of an object (``spec/canonical-form.md``), on one line.
 
@@ -183,12 +205,10 @@ def dump_canonical(value: dict[str, Any]) -> str:
     """
     count_digits = _int_digits_setting() != MAX_INTEGER_DIGITS
     needs = _check_structure(value, count_digits)
-    try:
-        text: str = _encode_in_python(value, needs) if any(needs) else _ENCODER.encode(value)
-    except TypeError as exc:
-        raise ValueError(f"payload is not JSON-serialisable: {exc}") from None
-    except ValueError as exc:
-        raise ValueError(f"payload is not JSON: {exc}") from None
+    text = _encode(value, needs)
+    # Only a text with an astral character can hold a key whose UTF-16 order differs.
+    if not text.isascii() and _ASTRAL.search(text) and _astral_key(value):
+        text = _encode(value, needs._replace(utf16_order=True))
     if not text.isascii() and _LINE_BREAKS.search(text):
         if _SURROGATE.search(text):
             raise ValueError("payload holds a lone surrogate, which UTF-8 cannot carry")
