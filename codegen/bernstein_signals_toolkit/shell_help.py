@@ -13,7 +13,15 @@ from .model import Vocabulary
 from .roles import ROLES, role_field
 from .shell_signature import Signature, signatures
 
-__all__ = ["FIXED_HELPERS", "FixedHelper", "help_text", "help_texts", "role_markers", "usage"]
+__all__ = [
+    "FIXED_HELPERS",
+    "FixedHelper",
+    "fixed_help",
+    "help_text",
+    "help_texts",
+    "role_markers",
+    "usage",
+]
 
 
 class FixedHelper(NamedTuple):
@@ -169,15 +177,18 @@ def help_text(sig: Signature, version: str) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def fixed_help(helper: FixedHelper, markers: dict[str, str]) -> str:
+    """A fixed helper's text with its role fields (``markers``: :func:`role_markers`) in place."""
+    text = helper.help
+    for marker, value in markers.items():
+        text = text.replace(marker, value)
+    return text
+
+
 def help_texts(vocabulary: Vocabulary) -> dict[str, str]:
     """Every helper's ``--help`` text by function name, as the library prints it."""
     markers = role_markers(vocabulary)
-    texts = {}
-    for helper in FIXED_HELPERS:
-        text = helper.help
-        for marker, value in markers.items():
-            text = text.replace(marker, value)
-        texts[f"bernstein_{helper.name}"] = text
+    texts = {f"bernstein_{helper.name}": fixed_help(helper, markers) for helper in FIXED_HELPERS}
     for name, sig in signatures(vocabulary).items():
         texts[name] = help_text(sig, vocabulary.version)
     return texts

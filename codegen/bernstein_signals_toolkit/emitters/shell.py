@@ -29,7 +29,7 @@ from ..names import (
 )
 from ..roles import check_roles
 from ..shell_checks import SDD_PATH_PATTERN
-from ..shell_help import FIXED_HELPERS, help_texts, role_markers
+from ..shell_help import FIXED_HELPERS, FixedHelper, fixed_help, help_texts, role_markers
 from ..shell_signature import OPTION_REST, OPTION_SHOWN, signature
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
 from ._header import python_header
@@ -106,15 +106,13 @@ def _limit_markers() -> dict[str, str]:
 _KIND_NAMES = FUNCTION_NAMES + TABLE_NAMES
 
 
-def _fixed_help(name: str, text: str, markers: dict[str, str]) -> list[str]:
+def _fixed_help(helper: FixedHelper, markers: dict[str, str]) -> list[str]:
     """``_bsig_help_NAME``: a fixed helper's --help, from the table in shell_help."""
-    for marker, value in markers.items():
-        text = text.replace(marker, value)
     return [
         "",
         "# shellcheck disable=SC2016 # help text, printed as it is",
-        f"_bsig_help_{name}() {{",
-        f"  _bsig_out {shell_single_quoted(text)}",
+        f"_bsig_help_{helper.name}() {{",
+        f"  _bsig_out {shell_single_quoted(fixed_help(helper, markers))}",
         "}",
     ]
 
@@ -203,7 +201,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
     markers = role_markers(vocabulary)
     for helper in FIXED_HELPERS:
         wrappers += _wrapper(helper.name, helper.quiet)
-        functions += _fixed_help(helper.name, helper.help, markers)
+        functions += _fixed_help(helper, markers)
     for kind in vocabulary.kinds:
         try:
             functions += kind_functions(signature(kind), vocabulary.version)
