@@ -13,3 +13,4 @@ export * from "./readers.js";
 export * from "./reply.js";
 export * from "./signals.js";
 export * from "./terminal.js";
+export * from "./validators.js";

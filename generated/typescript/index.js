@@ -11,3 +11,4 @@ export * from "./questions.js";
 export * from "./readers.js";
 export * from "./reply.js";
 export * from "./terminal.js";
+export * from "./validators.js";

@@ -53,10 +53,15 @@ function answer(request) {
   switch (request.op) {
     case "format":
       try {
-        return { line: binding.formatSignal(request.kind, request.payload === null ? null : fromTagged(request.payload)) };
+        const payload = request.payload === null ? null : fromTagged(request.payload);
+        return { line: binding.formatSignal(request.kind, payload, { validate: request.validate }) };
       } catch (error) {
         return { error: error instanceof binding.SignalFormatError ? error.code : `untyped ${error}` };
       }
+    case "validate": {
+      const errors = binding.validatePayload(request.kind, fromTagged(request.payload));
+      return { errors: errors.map((e) => [e.pointer, e.rule, e.message, e.detail]) };
+    }
     case "parse":
       return { signal: signalOut(binding.parseSignal(request.line, { lenient: request.lenient })) };
     case "parse-bytes":

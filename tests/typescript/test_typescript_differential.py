@@ -26,9 +26,11 @@ from bernstein_signals import (
     format_signal,
     parse_reply,
     parse_signal,
+    validate_payload,
 )
+from bernstein_signals_toolkit.load import load_vocabulary
 from linear_support import assert_linear
-from typescript.node_support import Harness
+from typescript.node_support import ROOT, Harness
 
 _SAFE = 2**53 - 1
 _WHITESPACE = "".join(chr(code) for code in range(0x10000) if chr(code).isspace())
@@ -109,9 +111,11 @@ def harness() -> Iterator[Harness]:
     running.close()
 
 
-def _python_format(kind: str, payload: dict[str, Any] | None) -> str | None:
+def _python_format(
+    kind: str, payload: dict[str, Any] | None, *, validate: bool = False
+) -> str | None:
     try:
-        return format_signal(kind, payload, validate=False)
+        return format_signal(kind, payload, validate=validate)
     except (ValueError, TypeError):
         return None
 
@@ -150,7 +154,7 @@ def test_format_writes_python_bytes_and_parse_reads_them_back(
     harness: Harness, kind: str, payload: dict[str, Any]
 ) -> None:
     expected = _python_format(kind, payload)
-    found = harness.ask(op="format", kind=kind, payload=_tagged(payload))
+    found = harness.ask(op="format", kind=kind, payload=_tagged(payload), validate=False)
     assert found.get("line") == expected, (payload, found)
     if expected is None:
         assert found["error"] == "not-json"
@@ -196,6 +200,39 @@ def test_parse_reads_lines_as_python_does(
             line = prefix + inside + line[len(prefix) :]
         line = before + line + after
     _check_parse(harness, line, lenient)
+
+
+_VOCABULARY = load_vocabulary(ROOT / "schema", ROOT / "grammar" / "signal.lark")
+_near_valid = st.sampled_from(_VOCABULARY.kinds).flatmap(
+    lambda kind: st.tuples(
+        st.just(kind.name),
+        st.sampled_from(kind.examples or [{}]),
+        st.dictionaries(
+            st.sampled_from([*(prop.name for prop in kind.properties), "extra", "x/~y"]),
+            _values
+            | st.sampled_from(["", "1.1.0", "1.2.3-rc.1+b", ".sdd/plans/a.md", ".sdd/../x"])
+            | st.lists(st.sampled_from(["a", "b", "", 1]), max_size=3),
+            max_size=3,
+        ),
+        st.sets(st.sampled_from([prop.name for prop in kind.properties] or ["none"]), max_size=2),
+    )
+)
+
+
+@pytest.mark.timeout(600)
+@settings(max_examples=2500)
+@given(_near_valid)
+def test_validate_payload_reports_what_python_reports(
+    harness: Harness, case: tuple[str, dict[str, Any], dict[str, Any], set[str]]
+) -> None:
+    """The same errors, in the same order: pointer, rule, message and detail."""
+    kind, example, changes, dropped = case
+    payload = {k: v for k, v in {**example, **changes}.items() if k not in dropped}
+    expected = [[e.pointer, e.rule, e.message, e.detail] for e in validate_payload(kind, payload)]
+    found = harness.ask(op="validate", kind=kind, payload=_tagged(payload))
+    assert found["errors"] == expected, payload
+    line = harness.ask(op="format", kind=kind, payload=_tagged(payload), validate=True)
+    assert ("line" in line) == (_python_format(kind, payload, validate=True) is not None), line
 
 
 _stream_lines = st.one_of(

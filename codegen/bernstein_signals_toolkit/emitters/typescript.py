@@ -27,13 +27,12 @@ from ._typescript_types import (
     constructors_module,
     payloads,
 )
+from ._typescript_validators import validators_declarations, validators_module
 
 __all__ = ["FOLDER", "NPM_PACKAGE", "emit"]
 
 FOLDER = "typescript"
 NPM_PACKAGE = "bernstein-signals"
-_REPLY_KEYWORDS = frozenset({"type", "minLength", "description", "title", "x-bernstein-role"})
-"""What the reply rules (``_reply_rules.js``) carry; a reply schema using more is refused."""
 _RESERVED = frozenset(
     [
         "await",
@@ -147,35 +146,6 @@ def _whitespace(vocabulary: Vocabulary) -> str:
             _header(vocabulary),
             "/** The code points Python's str.isspace accepts: lenient mode's whitespace. */",
             f"export const LENIENT_WHITESPACE_CODES = Object.freeze({json.dumps(codes)});",
-        ]
-    )
-
-
-def _reply_rules(vocabulary: Vocabulary) -> str:
-    reply = vocabulary.reply
-    rules: dict[str, dict[str, object]] = {}
-    for prop in reply.properties:
-        extra = sorted(set(prop.schema) - _REPLY_KEYWORDS)
-        if extra:
-            raise SourceError(
-                reply.file_name,
-                "typescript-reply",
-                f"at /properties/{prop.name}: the reply rules carry type and minLength only,"
-                f" not {', '.join(extra)} (target {FOLDER})",
-            )
-        minimum = prop.schema.get("minLength")
-        rules[prop.name] = {"types": list(prop.types), "minLength": minimum}
-    data = {
-        "closed": not reply.additional_properties,
-        "required": list(reply.required),
-        "properties": rules,
-    }
-    return "\n".join(
-        [
-            _header(vocabulary),
-            "/** The reply schema's rules, as data: reply.js checks them. */",
-            # json.dumps with ensure_ascii writes a JavaScript expression: every string escaped.
-            f"export const REPLY_RULES = {json.dumps(data, ensure_ascii=True)};",
         ]
     )
 
@@ -310,16 +280,21 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
     check_roles(vocabulary)
     header = _header(vocabulary)
     files = _templates(vocabulary)
-    fixed = frozenset(name for text in files.values() for name in _EXPORTED.findall(text))
-    _check_names(
-        vocabulary, fixed | {"SignalPayloadMap", "SignalPayload", "JsonValue", "JsonObject"}
-    )
     generated = {
         **_kinds(vocabulary),
         **_limits(vocabulary),
         **_fields(vocabulary),
         "_whitespace.js": _whitespace(vocabulary),
-        "_reply_rules.js": _reply_rules(vocabulary),
+        "validators.js": validators_module(vocabulary, header),
+        "validators.d.ts": validators_declarations(header),
+    }
+    # Every name the package exports without a kind's: a constructor or payload type must
+    # take none of them (``export *`` would make a clash silently ambiguous).
+    fixed = {
+        name for text in (*files.values(), *generated.values()) for name in _EXPORTED.findall(text)
+    }
+    _check_names(vocabulary, frozenset(fixed | {"SignalPayloadMap", "SignalPayload"}))
+    generated |= {
         "payloads.d.ts": payloads(vocabulary, header),
         "constructors.js": constructors_module(vocabulary, header),
         "constructors.d.ts": constructors_declarations(vocabulary, header),

@@ -9,12 +9,15 @@ export declare class SignalFormatError extends Error {
 
 /** One way a payload breaks its schema. */
 export declare class PayloadError {
-  constructor(pointer: string, rule: string, message: string);
+  constructor(pointer: string, rule: string, message: string, detail?: string);
   /** JSON pointer to the offending member ("" is the payload itself). */
   readonly pointer: string;
   /** The schema keyword broken (`type`, `required`, `minLength`...). */
   readonly rule: string;
+  /** What is wrong, with the schema's x-bernstein-message and the field's description. */
   readonly message: string;
+  /** The rule in the validator's own words (`must match ^a$`). */
+  readonly detail: string;
   toString(): string;
 }
 

@@ -13,12 +13,17 @@ export class SignalFormatError extends Error {
   }
 }
 
-/** One way a reply breaks its schema: a JSON pointer, the keyword, what is wrong. */
+/**
+ * One way a payload breaks its schema: a JSON pointer, the keyword, what is wrong (the
+ * schema's x-bernstein-message and the field's description folded in), and the rule in
+ * the validator's own words. The same four strings as the Python binding's PayloadError.
+ */
 export class PayloadError {
-  constructor(pointer, rule, message) {
+  constructor(pointer, rule, message, detail = "") {
     this.pointer = pointer;
     this.rule = rule;
     this.message = message;
+    this.detail = detail;
     Object.freeze(this);
   }
 

@@ -1,8 +1,4 @@
-import type { PayloadError } from "./errors.js";
 import type { Reply } from "./payloads.js";
-
-/** How `reply` breaks the reply schema (none when it fits). */
-export declare function checkReply(reply: { readonly [key: string]: unknown }): PayloadError[];
 
 /** The canonical reply line (no newline); throws SignalPayloadError when it breaks its schema. */
 export declare function formatReply(answer: string, inReplyTo?: string | null): string;

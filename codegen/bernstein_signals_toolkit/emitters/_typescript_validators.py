@@ -1,0 +1,110 @@
+"""The TypeScript binding's ``validators`` module: each payload schema compiled by the
+schema compiler (:mod:`..schema_compiler`, target ``typescript``) and rendered as
+JavaScript by :mod:`._typescript_checks`, with the same pointers, rules and messages
+as the Python binding's ``validators``."""
+
+from __future__ import annotations
+
+import json
+
+from ..model import SchemaDocument, Vocabulary
+from ..schema_compiler import compile_document
+from ._escape import js_string
+from ._typescript_checks import JsChecks, JsModule
+
+__all__ = ["NOT_OBJECT", "TARGET", "validators_declarations", "validators_module"]
+
+TARGET = "typescript"
+"""The column of ``keywords.KEYWORDS`` this module compiles."""
+NOT_OBJECT = "must be a JSON object"
+"""The error for a payload that is no object (the Python binding's ``_NOT_OBJECT``)."""
+
+
+def _check_function(document: SchemaDocument, module: JsModule, name: str) -> list[str]:
+    compiled = compile_document(document.file_name, json.loads(document.schema_json), TARGET)
+    body = JsChecks(compiled, module).body()
+    return [
+        f"/** Append the ways the payload breaks {js_string(document.file_name)[1:-1]}. */",
+        f"function {name}(payload, errors, depth = 0) {{",
+        *(f"  {line}" for line in body),
+        "}",
+        "",
+    ]
+
+
+def validators_module(vocabulary: Vocabulary, header: str) -> str:
+    module = JsModule()
+    checks: list[str] = []
+    documents: list[tuple[SchemaDocument, str]] = [
+        (kind, f"_check_{kind.snake}") for kind in vocabulary.kinds
+    ]
+    documents.append((vocabulary.reply, "_check_reply"))
+    for document, name in documents:
+        checks += _check_function(document, module, name)
+    table = ", ".join(f"[{js_string(kind.name)}, _check_{kind.snake}]" for kind in vocabulary.kinds)
+    not_object = js_string(NOT_OBJECT)
+    not_object_error = f'new PayloadError("", "type", {not_object}, {not_object})'
+    return "\n".join(
+        [
+            header,
+            "/** Payload validators, compiled from the schemas: no schema library at run time. */",
+            'import { shown } from "./_shown.js";',
+            "import {",
+            "  ABSENT, allUnique, isInteger, isNumber, isPlainObject, jsonKey, memberPointer,",
+            "  multipleOf, passes, size,",
+            '} from "./_validation.js";',
+            'import { PayloadError, SignalFormatError } from "./errors.js";',
+            'import { MAX_NESTING_DEPTH } from "./limits.js";',
+            "",
+            *(f"const {name} = {expression};" for name, expression in module.constants.items()),
+            "",
+            *module.functions,
+            "",
+            *checks,
+            f"const CHECKS = new Map([{table}]);",
+            "",
+            "/** The ways `payload` breaks the schema of `kind`; empty means valid. */",
+            "export function validatePayload(kind, payload) {",
+            "  const check = typeof kind === 'string' ? CHECKS.get(kind) : undefined;",
+            "  if (check === undefined) {",
+            "    const message = `unknown signal kind ${shown(kind)}`;",
+            '    throw new SignalFormatError(message, "unknown-kind");',
+            "  }",
+            f"  if (!isPlainObject(payload)) return [{not_object_error}];",
+            "  const errors = [];",
+            "  check(payload, errors);",
+            "  return errors;",
+            "}",
+            "",
+            "/** The ways `payload` breaks the reply schema; empty means valid. */",
+            "export function validateReply(payload) {",
+            f"  if (!isPlainObject(payload)) return [{not_object_error}];",
+            "  const errors = [];",
+            "  _check_reply(payload, errors);",
+            "  return errors;",
+            "}",
+        ]
+    )
+
+
+def validators_declarations(header: str) -> str:
+    return "\n".join(
+        [
+            header,
+            'import type { PayloadError } from "./errors.js";',
+            'import type { SignalKind } from "./kinds.js";',
+            "",
+            "/**",
+            " * The ways `payload` breaks the schema of `kind` (empty: valid): the same pointers,",
+            " * rules and messages as the Python binding. Throws SignalFormatError for an unknown",
+            " * kind.",
+            " */",
+            "export declare function validatePayload(",
+            "  kind: SignalKind,",
+            "  payload: unknown,",
+            "): PayloadError[];",
+            "/** The ways `payload` breaks the reply schema (empty: valid). */",
+            "export declare function validateReply(payload: unknown): PayloadError[];",
+            "",
+        ]
+    )
