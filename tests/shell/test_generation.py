@@ -258,4 +258,5 @@ def test_the_calling_convention_has_one_home() -> None:
             assert not name.startswith(("bernstein_signals.", ".emitters")), (module, name)
             assert name != "bernstein_signals", module
     # The language server reads the model, not the emitter.
-    assert not any("emitters" in name for name in _imports(TOOLKIT / "lsp" / "analysis.py"))
+    for module in ("analysis.py", "helper_calls.py"):
+        assert not any("emitters" in name for name in _imports(TOOLKIT / "lsp" / module))

@@ -17,6 +17,8 @@ __all__ = ["Command", "Origin", "Piece", "Word", "commands", "render_echo", "ren
 
 UNKNOWN = "\uffff"
 """Stands for one unknown value in rendered text (a noncharacter: never in real output)."""
+PLACEHOLDER = "0"
+"""Stands for an unknown value in a checked payload: valid in a JSON string and as a number."""
 
 _SEPARATORS = frozenset(";&|()")
 _KEYWORDS = frozenset(
