@@ -60,9 +60,11 @@ def _name(node: ast.expr) -> str:
 # Severity comes from the code table (issue 13 item 3)
 # ---------------------------------------------------------------------------
 
+_BUILDS = frozenset({"Diagnostic", "build_diagnostic", "replace"})
+"""Calls that make a validator Diagnostic (lsp.Diagnostic is the protocol's, converted)."""
 SEVERITY_OVERRIDES = {
     ("validate/lines.py", "LineChecker._unknown_kind"),  # BS216: the --unknown-kinds setting
-    ("validate/lines.py", "_downgrade"),  # lenient mode: lenient-only deviations are information
+    ("validate/lines.py", "_lenient_only"),  # lenient mode: lenient-only deviations are information
     ("validate/report.py", "StreamChecker._live_question"),  # live BS305 is an error
     ("validate/payload_file.py", "_Lines.diagnostic"),  # a payload file: every problem an error
 }
@@ -81,7 +83,8 @@ def test_diagnostics_are_built_only_by_the_builder() -> None:
             constructor = isinstance(call.func, ast.Name) and call.func.id == "Diagnostic"
             if constructor and module != "validate/diagnostics.py":
                 builders.append(f"{module}:{call.lineno} ({where})")
-            if any(keyword.arg == "severity" for keyword in call.keywords):
+            builds = isinstance(call.func, ast.Name) and call.func.id in _BUILDS
+            if builds and any(keyword.arg == "severity" for keyword in call.keywords):
                 overrides.add((module, where))
     assert builders == [], "build diagnostics with validate.diagnostics.build_diagnostic"
     assert overrides <= SEVERITY_OVERRIDES, overrides - SEVERITY_OVERRIDES

@@ -45,6 +45,9 @@ MAX_SCHEMA_ERRORS_SHOWN = 20
 """BS101 diagnostics per line; the last one counts the rest (a line can hold millions)."""
 
 _LENIENT_ONLY = frozenset({"BS206", "BS207", "BS208"})
+_SAYS_WHO_ACCEPTS = frozenset({"BS207", "BS208"})
+_ACCEPTED_BY_LENIENT = "; accepted only by lenient readers"
+_ACCEPTED_HERE = "; accepted in lenient mode"
 
 
 def utf8_length(text: str) -> int:
@@ -106,10 +109,13 @@ class LineChecker:
             if self.lenient
             else None
         )
-        diagnostics = [self._with_fix(d, finding.replacement) for d in finding.diagnostics]
+        accepted = lenient is not None
+        diagnostics = [
+            _lenient_only(self._with_fix(d, finding.replacement), accepted=accepted)
+            for d in finding.diagnostics
+        ]
         if lenient is None:
             return None, self._enabled(diagnostics)
-        diagnostics = [_downgrade(d) if d.code in _LENIENT_ONLY else d for d in diagnostics]
         if not vocabulary.knows(lenient.kind):
             # The kind is well-formed, only new: BS216 says so instead of BS204's misspelling.
             diagnostics = [d for d in diagnostics if d.code != "BS204"]
@@ -225,12 +231,16 @@ class LineChecker:
         return replace(diagnostic, replacement=replacement)
 
 
-def _downgrade(diagnostic: Diagnostic) -> Diagnostic:
-    """Severity override: in lenient mode a lenient-only deviation is information only."""
-    return replace(
-        diagnostic,
-        severity=Severity.INFORMATION,
-        message=diagnostic.message.replace(
-            "accepted only by lenient readers", "accepted in lenient mode"
-        ),
-    )
+def _lenient_only(diagnostic: Diagnostic, *, accepted: bool) -> Diagnostic:
+    """A deviation only lenient readers accept (BS206-BS208) says which readers take the line
+    (BS206's message names the strict ones itself); ``accepted``: this lenient checker does.
+    """
+    if diagnostic.code not in _LENIENT_ONLY:
+        return diagnostic
+    if diagnostic.code in _SAYS_WHO_ACCEPTS:
+        note = _ACCEPTED_HERE if accepted else _ACCEPTED_BY_LENIENT
+        diagnostic = replace(diagnostic, message=diagnostic.message + note)
+    if not accepted:
+        return diagnostic
+    # Severity override: in lenient mode a deviation lenient readers accept is information.
+    return replace(diagnostic, severity=Severity.INFORMATION)

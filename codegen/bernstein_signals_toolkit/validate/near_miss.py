@@ -123,7 +123,7 @@ class NearMiss:
                 "BS208",
                 0,
                 start,
-                "whitespace before the prefix (indented output); accepted only by lenient readers",
+                "whitespace before the prefix (indented output)",
             )
 
         prefix = self.vocabulary.prefix
@@ -149,7 +149,7 @@ class NearMiss:
                 "BS208",
                 match.start("space"),
                 match.end("space"),
-                "whitespace after the prefix; accepted only by lenient readers",
+                "whitespace after the prefix",
             )
 
         kind = self._kind(match, add)
@@ -203,7 +203,7 @@ class NearMiss:
                 "BS208",
                 at,
                 size,
-                "trailing whitespace after the kind; accepted only by lenient readers",
+                "trailing whitespace after the kind",
             )
             return fixed
         if payload_at == at:
@@ -236,7 +236,7 @@ class NearMiss:
                     at,
                     payload_at,
                     "the kind and the payload must be separated by one"
-                    " space, not tabs or other whitespace; accepted only by lenient readers",
+                    " space, not tabs or other whitespace",
                 )
         end = content_end(text, payload_at)
         if end < size:
@@ -244,7 +244,7 @@ class NearMiss:
                 "BS208",
                 end,
                 size,
-                "trailing whitespace after the payload; accepted only by lenient readers",
+                "trailing whitespace after the payload",
             )
         return self._payload(text, payload_at, end, fixed, add)
 
