@@ -49,7 +49,7 @@ function signalOut(signal) {
   return signal === null ? null : { kind: signal.kind, payload: toTagged(signal.payload), rawLine: signal.rawLine };
 }
 
-function answer(request) {
+async function answer(request) {
   switch (request.op) {
     case "format":
       try {
@@ -61,6 +61,10 @@ function answer(request) {
     case "validate": {
       const errors = binding.validatePayload(request.kind, fromTagged(request.payload));
       return { errors: errors.map((e) => [e.pointer, e.rule, e.message, e.detail]) };
+    }
+    case "suite": {
+      const { check } = await import(request.module);
+      return { results: request.cases.map((data) => check(fromTagged(data)).map((e) => [e.pointer, e.rule, e.message, e.detail])) };
     }
     case "parse":
       return { signal: signalOut(binding.parseSignal(request.line, { lenient: request.lenient })) };
@@ -94,5 +98,5 @@ function answer(request) {
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
-  process.stdout.write(`${JSON.stringify(answer(JSON.parse(line)))}\n`);
+  process.stdout.write(`${JSON.stringify(await answer(JSON.parse(line)))}\n`);
 }

@@ -8,11 +8,17 @@ from __future__ import annotations
 import json
 
 from ..model import SchemaDocument, Vocabulary
-from ..schema_compiler import compile_document
+from ..schema_compiler import compile_document, compile_schema
 from ._escape import js_string
 from ._typescript_checks import JsChecks, JsModule
 
-__all__ = ["NOT_OBJECT", "TARGET", "validators_declarations", "validators_module"]
+__all__ = [
+    "NOT_OBJECT",
+    "TARGET",
+    "schema_module",
+    "validators_declarations",
+    "validators_module",
+]
 
 TARGET = "typescript"
 """The column of ``keywords.KEYWORDS`` this module compiles."""
@@ -32,6 +38,44 @@ def _check_function(document: SchemaDocument, module: JsModule, name: str) -> li
     ]
 
 
+def _imports(binding: str) -> list[str]:
+    """The validators' imports, from the binding folder ``binding`` (a URL or ``.``)."""
+    return [
+        f'import {{ shown }} from "{binding}/_shown.js";',
+        "import {",
+        "  ABSENT, allUnique, isInteger, isNumber, isPlainObject, jsonKey, memberPointer,",
+        "  multipleOf, passes, size,",
+        f'}} from "{binding}/_validation.js";',
+        f'import {{ PayloadError, SignalFormatError }} from "{binding}/errors.js";',
+        f'import {{ MAX_NESTING_DEPTH }} from "{binding}/limits.js";',
+    ]
+
+
+def schema_module(schema: object, file_name: str, binding: str) -> str:
+    """An ES module whose ``check(value)`` lists the ways ``value`` breaks ``schema`` (any
+    root), importing the runtime from ``binding`` (a file URL of a generated package).
+
+    The same compiler and renderer as the binding's; for tests against suites of
+    arbitrary schemas. Raises SourceError where ``generate`` would.
+    """
+    module = JsModule()
+    compiled = compile_schema(file_name, schema, TARGET)
+    name = JsChecks(compiled, module).function(compiled.checks)
+    return "\n".join(
+        [
+            *_imports(js_string(binding)[1:-1]),
+            *(f"const {key} = {expression};" for key, expression in module.constants.items()),
+            *module.functions,
+            "export function check(value) {",
+            "  const errors = [];",
+            f'  {name}(value, "", errors, 0);',
+            "  return errors;",
+            "}",
+            "",
+        ]
+    )
+
+
 def validators_module(vocabulary: Vocabulary, header: str) -> str:
     module = JsModule()
     checks: list[str] = []
@@ -48,13 +92,7 @@ def validators_module(vocabulary: Vocabulary, header: str) -> str:
         [
             header,
             "/** Payload validators, compiled from the schemas: no schema library at run time. */",
-            'import { shown } from "./_shown.js";',
-            "import {",
-            "  ABSENT, allUnique, isInteger, isNumber, isPlainObject, jsonKey, memberPointer,",
-            "  multipleOf, passes, size,",
-            '} from "./_validation.js";',
-            'import { PayloadError, SignalFormatError } from "./errors.js";',
-            'import { MAX_NESTING_DEPTH } from "./limits.js";',
+            *_imports("."),
             "",
             *(f"const {name} = {expression};" for name, expression in module.constants.items()),
             "",
