@@ -6,6 +6,7 @@ stable codes (:mod:`.codes`), located diagnostics and several output formats.
 
 from __future__ import annotations
 
+from .check_options import CheckOptions
 from .codes import CODES, Code, Severity
 from .diagnostics import Diagnostic, build_diagnostic
 from .lines import LineChecker
@@ -13,6 +14,7 @@ from .report import ConformanceReport, SeenSignal, StreamChecker, conformance_re
 
 __all__ = [
     "CODES",
+    "CheckOptions",
     "Code",
     "ConformanceReport",
     "Diagnostic",
