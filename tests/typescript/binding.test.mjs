@@ -370,6 +370,13 @@ test("validatePayload gives Ajv's (draft 2020-12) verdict for every kind's schem
   assert.deepEqual(binding.validatePayload("COMPLETED", []).map((e) => [e.pointer, e.rule]), [["", "type"]]);
 });
 
+test("iterSignals filters lines, and refuses one string", () => {
+  const lines = ["log", `${SIGNAL_PREFIX}COMPLETED`, new TextEncoder().encode(`${SIGNAL_PREFIX}FAILED {}\n`), 7];
+  assert.deepEqual([...binding.iterSignals(lines)].map((signal) => signal.kind), ["COMPLETED", "FAILED"]);
+  assert.deepEqual([...binding.iterSignals([` ${SIGNAL_PREFIX}COMPLETED `], { lenient: true })].length, 1);
+  assert.throws(() => [...binding.iterSignals(`${SIGNAL_PREFIX}COMPLETED`)], TypeError);
+});
+
 test("checkTerminalSignal reads lines, signals and records", () => {
   assert.equal(checkTerminalSignal([`${SIGNAL_PREFIX}FAILED {"reason":"x"}`], { runId: "r" }), null);
   assert.equal(checkTerminalSignal([parseSignal(`${SIGNAL_PREFIX}COMPLETED`)], { runId: "r" }), null);

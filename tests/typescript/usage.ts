@@ -15,10 +15,14 @@ import {
   completed,
   formatReply,
   formatSignal,
+  iterSignals,
   parseReply,
   parseSignal,
   question,
   readSignals,
+  validatePayload,
+  type PayloadError,
+  SignalPayloadError,
 } from "../../generated/typescript/index.js";
 
 const version: string = VOCABULARY_VERSION;
@@ -70,6 +74,21 @@ async function run(source: AsyncIterable<Uint8Array>): Promise<string[]> {
   return [...seen.map((record) => describe(record.signal)), missing?.message ?? "ok"];
 }
 
+const problems: PayloadError[] = validatePayload("QUESTION", JSON.parse("{}"));
+const where: string[] = problems.map((problem) => `${problem.pointer} ${problem.rule} ${problem.detail}`);
+const kinds: string[] = [...iterSignals(["BERNSTEIN:COMPLETED", "log"])].map((signal) => signal.kind);
+// @ts-expect-error not a kind
+validatePayload("DONE", {});
+try {
+  formatSignal("BLOCKED", { reason: "" });
+} catch (error) {
+  if (error instanceof SignalPayloadError) {
+    const first: PayloadError | undefined = error.errors[0];
+    void first;
+  }
+}
+const unchecked: string = formatSignal("BLOCKED", { reason: "" }, { validate: false });
+
 try {
   formatSignal("COMPLETED", { n: Number.NaN });
 } catch (error) {
@@ -79,4 +98,4 @@ try {
   }
 }
 
-export { answer, asked, bare, done, line, prefix, run, terminal, version };
+export { answer, asked, bare, done, kinds, line, prefix, run, terminal, unchecked, version, where };
