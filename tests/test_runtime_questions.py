@@ -76,7 +76,9 @@ def test_ask_emits_skips_other_replies_with_a_note_and_returns_the_answer() -> N
     replies = io.StringIO(
         '{"answer":"main","in_reply_to":null}\nnot json\n{"answer":"yes","in_reply_to":"q-1"}\n'
     )
-    answer = ask("Apply?", ["yes", "no"], "q-1", stdin=replies, stdout=stdout, stderr=stderr)
+    answer = ask(
+        "Apply?", options=["yes", "no"], id="q-1", stdin=replies, stdout=stdout, stderr=stderr
+    )
     assert answer == "yes"
     assert stdout.getvalue() == (
         'BERNSTEIN:QUESTION {"id":"q-1","options":["yes","no"],"question":"Apply?"}\n'

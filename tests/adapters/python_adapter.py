@@ -17,7 +17,7 @@ from bernstein_signals import SignalKind, ask, emit
 
 
 def main(mode: str) -> int:
-    migrate = ask("Apply migration?", ["yes", "no"], id="q-1", timeout=60)
+    migrate = ask("Apply migration?", options=["yes", "no"], id="q-1", timeout=60)
     branch = ask("Which branch?", timeout=60)
     plan = Path(".sdd/plans/fix.md")
     plan.parent.mkdir(parents=True, exist_ok=True)

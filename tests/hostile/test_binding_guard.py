@@ -483,7 +483,14 @@ def _drive_ask() -> None:
         )
         out, notes = io.StringIO(), io.StringIO()
         answer = _raises_only(
-            lambda: bs.ask(question, options, id_, stdin=stdin, stdout=out, stderr=notes),  # type: ignore[arg-type]
+            lambda: bs.ask(
+                question,  # type: ignore[arg-type]
+                options=options,
+                id=id_,
+                stdin=stdin,
+                stdout=out,
+                stderr=notes,
+            ),
             bs.QuestionAborted,
             ValueError,
         )
