@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import typing
 from dataclasses import fields, is_dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -212,3 +213,22 @@ def test_pointer_tokens_round_trip(name: str) -> None:
     assert "/" not in token
     assert json_pointer.name_of(token) == name
     assert json_pointer.child("/x", name) == "/x/" + token
+
+
+_TOOLKIT = Path(__file__).resolve().parents[2] / "codegen" / "bernstein_signals_toolkit"
+_ESCAPES_TILDE = re.compile(r"""replace\(\s*["']~["']\s*,\s*["']~0["']""")
+_NOT_YET_MOVED = frozenset({"evolution/_schema_walk.py", "validate/_spans.py"})
+"""Modules of other areas that still escape by hand (session 13): json_pointer.token is
+their home; remove each from this set as it moves."""
+
+
+def test_pointer_tokens_are_escaped_in_one_module() -> None:
+    """json_pointer.token is the toolkit's one ``~`` -> ``~0`` rule; the binding's run-time
+    copy lives in its templates. A new hand-written escape anywhere else fails here."""
+    escaping = {
+        path.relative_to(_TOOLKIT).as_posix()
+        for path in _TOOLKIT.rglob("*.py")
+        if "templates" not in path.relative_to(_TOOLKIT).parts
+        and _ESCAPES_TILDE.search(path.read_text(encoding="utf-8"))
+    }
+    assert escaping - _NOT_YET_MOVED == {"json_pointer.py"}
