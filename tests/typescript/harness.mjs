@@ -66,6 +66,11 @@ async function answer(request) {
       const { check } = await import(request.module);
       return { results: request.cases.map((data) => check(fromTagged(data)).map((e) => [e.pointer, e.rule, e.message, e.detail])) };
     }
+    case "validate-shape": {
+      const items = Array.from({ length: request.count }, (_, index) => (request.distinct ? `${request.unit}${index}` : request.unit));
+      const payload = { ...request.base, [request.field]: items };
+      return { errors: binding.validatePayload(request.kind, payload).length };
+    }
     case "parse":
       return { signal: signalOut(binding.parseSignal(request.line, { lenient: request.lenient })) };
     case "parse-bytes":
