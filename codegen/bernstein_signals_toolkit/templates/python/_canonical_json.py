@@ -21,13 +21,14 @@ import re
 import sys
 from typing import Any, Final, NamedTuple
 
-from ._strict_json import _SURROGATE
 from .errors import _shown
 from .limits import MAX_INTEGER_DIGITS, MAX_NESTING_DEPTH
 
 __all__ = ["dump_canonical", "number_text"]
 
-_LINE_BREAKS: Final = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+_NOT_LINE_SAFE: Final = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+"""What json writes as itself but a line must not hold: three line breaks a Unicode line
+reader splits at (escaped) and lone surrogates, which UTF-8 cannot carry (refused)."""
 _LINE_BREAK_ESCAPES: Final = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 _ASTRAL: Final = re.compile("[\U00010000-\U0010ffff]")
 _int_digits_setting: Final = sys.get_int_max_str_digits
@@ -209,8 +210,8 @@ def dump_canonical(value: dict[str, Any]) -> str:
     # Only a text with an astral character can hold a key whose UTF-16 order differs.
     if not text.isascii() and _ASTRAL.search(text) and _astral_key(value):
         text = _encode(value, needs._replace(utf16_order=True))
-    if not text.isascii() and _LINE_BREAKS.search(text):
-        if _SURROGATE.search(text):
-            raise ValueError("payload holds a lone surrogate, which UTF-8 cannot carry")
+    if not text.isascii() and _NOT_LINE_SAFE.search(text):
         text = text.translate(_LINE_BREAK_ESCAPES)
+        if _NOT_LINE_SAFE.search(text):  # what the escapes leave: a lone surrogate
+            raise ValueError("payload holds a lone surrogate, which UTF-8 cannot carry")
     return text
