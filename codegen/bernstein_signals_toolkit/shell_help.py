@@ -33,7 +33,8 @@ class FixedHelper(NamedTuple):
     the caller's command as the caller would; bernstein_guard sets traps that must
     outlive it."""
     help: str
-    """The text, with ``@ROLE_CONSTANT@`` markers for the role fields it names."""
+    """The text, with ``@ROLE_CONSTANT@`` markers for the role fields it names and
+    ``@PREFIX@`` for the grammar's prefix."""
 
 
 FIXED_HELPERS = (
@@ -42,7 +43,7 @@ FIXED_HELPERS = (
         True,
         """Usage: bernstein_emit KIND [key=value | key:=JSON]...
 
-Emit BERNSTEIN:KIND with the given fields, for any kind and for extras.
+Emit @PREFIX@KIND with the given fields, for any kind and for extras.
 key=value makes a JSON string; key:=JSON copies JSON verbatim after checking
 that it is exactly one JSON value on one line (not re-formatted: write it
 compact for a line that matches format_signal). Keys are lower_snake_case, at
@@ -177,9 +178,10 @@ def help_text(sig: Signature, version: str) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def fixed_help(helper: FixedHelper, markers: dict[str, str]) -> str:
-    """A fixed helper's text with its role fields (``markers``: :func:`role_markers`) in place."""
+def fixed_help(helper: FixedHelper, vocabulary: Vocabulary) -> str:
+    """A fixed helper's text with the vocabulary's role fields and prefix in place."""
     text = helper.help
+    markers = {**role_markers(vocabulary), "@PREFIX@": vocabulary.grammar.prefix}
     for marker, value in markers.items():
         text = text.replace(marker, value)
     return text
@@ -187,8 +189,7 @@ def fixed_help(helper: FixedHelper, markers: dict[str, str]) -> str:
 
 def help_texts(vocabulary: Vocabulary) -> dict[str, str]:
     """Every helper's ``--help`` text by function name, as the library prints it."""
-    markers = role_markers(vocabulary)
-    texts = {f"bernstein_{helper.name}": fixed_help(helper, markers) for helper in FIXED_HELPERS}
+    texts = {f"bernstein_{h.name}": fixed_help(h, vocabulary) for h in FIXED_HELPERS}
     for name, sig in signatures(vocabulary).items():
         texts[name] = help_text(sig, vocabulary.version)
     return texts

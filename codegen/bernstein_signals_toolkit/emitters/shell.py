@@ -106,13 +106,13 @@ def _limit_markers() -> dict[str, str]:
 _KIND_NAMES = FUNCTION_NAMES + TABLE_NAMES
 
 
-def _fixed_help(helper: FixedHelper, markers: dict[str, str]) -> list[str]:
+def _fixed_help(helper: FixedHelper, vocabulary: Vocabulary) -> list[str]:
     """``_bsig_help_NAME``: a fixed helper's --help, from the table in shell_help."""
     return [
         "",
         "# shellcheck disable=SC2016 # help text, printed as it is",
         f"_bsig_help_{helper.name}() {{",
-        f"  _bsig_out {shell_single_quoted(fixed_help(helper, markers))}",
+        f"  _bsig_out {shell_single_quoted(fixed_help(helper, vocabulary))}",
         "}",
     ]
 
@@ -201,7 +201,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
     markers = role_markers(vocabulary)
     for helper in FIXED_HELPERS:
         wrappers += _wrapper(helper.name, helper.quiet)
-        functions += _fixed_help(helper, markers)
+        functions += _fixed_help(helper, vocabulary)
     for kind in vocabulary.kinds:
         try:
             functions += kind_functions(signature(kind), vocabulary.version)
