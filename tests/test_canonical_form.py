@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from bernstein_signals import SignalKind, format_reply, format_signal, parse_signal
 from bernstein_signals._canonical_json import dump_canonical, number_text
 from bernstein_signals.limits import MAX_INTEGER_DIGITS
+from linear_support import assert_linear
 
 _ORACLE = Path(__file__).with_name("canonical_oracle.js")
 _SAFE_INTEGER = 2**53 - 1
@@ -370,3 +371,32 @@ def test_whole_objects_equal_node(node: _Node, value: dict[str, Any]) -> None:
     """Node's RFC 8785 canonicalisation of the same value, with the line-safety escapes."""
     sent = json.dumps(value, allow_nan=False)
     assert dump_canonical(value) == node.ask({"json": sent})["canonical"]
+
+
+# -- cost ------------------------------------------------------------------------------
+
+
+def _floats_payload(size: int) -> dict[str, Any]:
+    return {
+        "v": [float(index) for index in range(size)],
+        "w": [index * 1e-7 for index in range(size)],
+    }
+
+
+def _astral_keys_payload(size: int) -> dict[str, Any]:
+    return {f"\U0001f600{index}\ufb33": {"\ufb33": index} for index in range(size)}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [(_floats_payload, "floats rewritten"), (_astral_keys_payload, "keys in UTF-16 order")],
+)
+def test_the_python_encoder_paths_grow_linearly(make: Any, what: str) -> None:
+    """The paths json's C encoder cannot take stay linear (keys sort within one object)."""
+
+    def run(size: int) -> Any:
+        payload = make(size)
+        return lambda: dump_canonical(payload)
+
+    assert_linear(run, 2000, what=f"dump_canonical, {what}")
