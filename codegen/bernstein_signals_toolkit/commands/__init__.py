@@ -23,6 +23,7 @@ class Command(Protocol):
 
 COMMANDS: Mapping[str, str] = {
     "conform": "run an adapter, answer its questions from a script and report its conformance",
+    "conformance": "certify an implementation: run the kit's vectors through its harness",
     "diff": "list the changes between two vocabularies per side and check the version bump",
     "emit": "print one validated signal line (KIND [key=value | key:=JSON]...)",
     "generate": "generate the bindings, shell helpers and docs from schema/ and grammar/",

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ..model import Vocabulary
-from . import docs, python, shell, typescript
+from . import conformance, docs, python, shell, typescript
 
 __all__ = ["EMITTERS", "Emitter"]
 
 Emitter = Callable[[Vocabulary], dict[str, str]]
 
 EMITTERS: Mapping[str, Emitter] = {
+    "conformance": conformance.emit,
     "docs": docs.emit,
     "python": python.emit,
     "shell": shell.emit,

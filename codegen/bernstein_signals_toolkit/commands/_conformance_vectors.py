@@ -1,0 +1,203 @@
+"""The conformance kit's vector files: read, checked against the kit's closed lists, and judged.
+
+A vector file is ``{"format": KIT_FORMAT, "vocabulary": {"name", "version"},
+"vectors": [...]}``; each vector has an ``id``, a ``type`` and its inputs, and
+``expected``. What an implementation is sent is the vector without
+``expected`` and ``note``; what it answers is judged here against ``expected``.
+Payloads travel as JSON text, so that an integer beyond 2^53 reaches any
+language without loss (canonical form, rule 6); they are compared as JSON
+values with integers exact, ``1`` equal to ``1.0`` and ``true`` not equal to ``1``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..emitters._conformance_categories import FORMAT_ERRORS, KIT_FORMAT, LINE_REASONS, VECTOR_TYPES
+from ..errors import UsageError, one_line
+
+__all__ = ["MAX_VECTOR_FILE_BYTES", "Vector", "judge", "load_vectors", "request_of"]
+
+MAX_VECTOR_FILE_BYTES = 64 << 20
+"""The largest vector file read; a larger one is refused, not truncated."""
+_NOT_SENT = frozenset({"expected", "note"})
+_SHOWN = 120
+
+
+@dataclass(frozen=True)
+class Vector:
+    id: str
+    type: str
+    request: Mapping[str, Any]
+    expected: Mapping[str, Any]
+    source: str
+    """The file it came from, for messages."""
+
+
+def request_of(vector: Mapping[str, Any]) -> dict[str, Any]:
+    """What the implementation under test is sent: the vector's inputs."""
+    return {key: value for key, value in vector.items() if key not in _NOT_SENT}
+
+
+def _refuse(where: str, what: str) -> UsageError:
+    return UsageError(one_line(f"{where}: {what}"))
+
+
+def _check_expected(where: str, kind: str, expected: object) -> Mapping[str, Any]:
+    if not isinstance(expected, dict):
+        raise _refuse(where, "'expected' must be an object")
+    if kind == "line" and expected.get("reason") not in LINE_REASONS:
+        raise _refuse(where, f"reason must be one of {', '.join(LINE_REASONS)}")
+    error = expected.get("error")
+    if error is not None and error not in FORMAT_ERRORS:
+        raise _refuse(where, f"error must be one of {', '.join(FORMAT_ERRORS)}")
+    return expected
+
+
+def _read_file(path: Path) -> list[Vector]:
+    where = str(path)
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_VECTOR_FILE_BYTES + 1)
+    except OSError as exc:
+        raise _refuse(where, f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > MAX_VECTOR_FILE_BYTES:
+        raise _refuse(where, f"larger than {MAX_VECTOR_FILE_BYTES} bytes")
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise _refuse(where, f"not a JSON vector file ({exc})") from None
+    if not isinstance(document, dict) or document.get("format") != KIT_FORMAT:
+        raise _refuse(where, f'not a vector file: "format" must be "{KIT_FORMAT}"')
+    vectors = document.get("vectors")
+    if not isinstance(vectors, list):
+        raise _refuse(where, '"vectors" must be a list')
+    found: list[Vector] = []
+    for index, vector in enumerate(vectors):
+        at = f"{where}: vector {index}"
+        if not isinstance(vector, dict) or not isinstance(vector.get("id"), str):
+            raise _refuse(at, 'a vector is an object with a string "id"')
+        kind = vector.get("type")
+        if not isinstance(kind, str) or kind not in VECTOR_TYPES:
+            raise _refuse(
+                f"{at} ({vector['id']})", f"type must be one of {', '.join(VECTOR_TYPES)}"
+            )
+        expected = _check_expected(f"{at} ({vector['id']})", kind, vector.get("expected"))
+        found.append(Vector(vector["id"], kind, request_of(vector), expected, where))
+    return found
+
+
+def load_vectors(folders: Iterable[Path], types: Sequence[str] = ()) -> list[Vector]:
+    """Every vector in the folders' ``*.json`` files (sorted by name), of ``types`` if given;
+    ids must be unique."""
+    vectors: list[Vector] = []
+    for folder in folders:
+        if not folder.is_dir():
+            raise _refuse(str(folder), "not a folder of vector files")
+        for path in sorted(folder.glob("*.json")):
+            vectors.extend(v for v in _read_file(path) if not types or v.type in types)
+    seen: dict[str, str] = {}
+    for vector in vectors:
+        if vector.id in seen:
+            raise _refuse(vector.source, f"vector id {vector.id!r} also in {seen[vector.id]}")
+        seen[vector.id] = vector.source
+    return vectors
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def _float_is(number: float, integer: object) -> bool:
+    return math.isfinite(number) and number.is_integer() and int(number) == integer
+
+
+def _json_equal(a: object, b: object) -> bool:
+    """JSON equality: numbers by value (exact for integers), booleans apart from numbers."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        if isinstance(a, float) and isinstance(b, float):
+            return a == b
+        if isinstance(a, float):
+            return _float_is(a, b)
+        if isinstance(b, float):
+            return _float_is(b, a)
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(_json_equal, a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[key], b[key]) for key in a)
+    return type(a) is type(b) and a == b
+
+
+def _json_text_equal(expected: object, answered: object) -> str | None:
+    """Why the answered JSON text (or null) differs from the expected one, or None."""
+    if expected is None or answered is None:
+        return None if expected is answered else "null on one side only"
+    if not isinstance(answered, str):
+        return "not JSON text (a string) nor null"
+    try:
+        value = json.loads(answered)
+    except (ValueError, RecursionError):
+        return "not JSON text"
+    return None if _json_equal(json.loads(str(expected)), value) else "a different value"
+
+
+def _errors_of(value: object) -> list[tuple[str, str]] | None:
+    if not isinstance(value, list):
+        return None
+    errors: list[tuple[str, str]] = []
+    for error in value:
+        if not isinstance(error, dict):
+            return None
+        pointer, rule = error.get("pointer"), error.get("rule")
+        if not isinstance(pointer, str) or not isinstance(rule, str):
+            return None
+        errors.append((pointer, rule))
+    return sorted(errors)
+
+
+def _differs(vector: Vector, answer: Mapping[str, Any]) -> str | None:
+    expected = vector.expected
+    if vector.type == "line":
+        if answer.get("kind") != expected["kind"]:
+            return f"kind {_shown(answer.get('kind'))}, expected {_shown(expected['kind'])}"
+        why = _json_text_equal(expected["payload"], answer.get("payload"))
+        return None if why is None else f"payload {_shown(answer.get('payload'))}: {why}"
+    if vector.type in ("format", "format-reply"):
+        for key in ("line", "error"):
+            if key in expected and answer.get(key) != expected[key]:
+                got = {k: answer[k] for k in ("line", "error") if k in answer}
+                return f"answered {_shown(got)}, expected {key} {_shown(expected[key])}"
+        return None
+    if vector.type == "payload":
+        errors = _errors_of(answer.get("errors"))
+        if errors is None:
+            return "'errors' must be a list of {pointer, rule}"
+        want = _errors_of(expected["errors"])
+        return None if errors == want else f"errors {_shown(errors)}, expected {_shown(want)}"
+    if vector.type == "parse-reply":
+        why = _json_text_equal(expected["reply"], answer.get("reply"))
+        return None if why is None else f"reply {_shown(answer.get('reply'))}: {why}"
+    for key in ("kinds", "terminal"):
+        if answer.get(key) != expected[key]:
+            return f"{key} {_shown(answer.get(key))}, expected {_shown(expected[key])}"
+    return None
+
+
+def judge(vector: Vector, answer: object) -> str | None:
+    """Why ``answer`` fails ``vector`` (one line), or None when it passes."""
+    if not isinstance(answer, dict):
+        return "the answer is not a JSON object"
+    if answer.get("id") != vector.id:
+        return f"answered id {_shown(answer.get('id'))}, not this vector's"
+    if "error" in answer and answer["error"] not in FORMAT_ERRORS:
+        return f"error {_shown(answer['error'])} is not a format error category"
+    return _differs(vector, answer)
