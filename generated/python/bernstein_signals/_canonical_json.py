@@ -42,6 +42,8 @@ _REPR_FIXED_LOW: Final = 1e-4
 _REPR_FIXED_HIGH: Final = 1e16
 """``repr`` writes a float in [1e-4, 1e16) without an exponent, as ECMAScript does; only
 an integral one differs there (``1.0`` against ``1``)."""
+_EXACT_INTEGERS: Final = 2.0**53
+"""Below it every integer is a double: an integral float's text is its ``int``'s digits."""
 
 
 class _Needs(NamedTuple):
@@ -50,7 +52,10 @@ class _Needs(NamedTuple):
     decimal: bool
     """An integer longer than the interpreter's own conversion allows."""
     numbers: bool
-    """A float whose ``repr`` is not its ECMAScript text."""
+    """A float whose ``repr`` is not its ECMAScript text, and not an integral one below
+    2^53 either (those are written as the ``int`` of the same value)."""
+    integral: bool = False
+    """An integral float below 2^53, whose ``repr`` has ``.0``."""
     utf16_order: bool = False
     """A key with an astral character: code-point order may differ from UTF-16 order."""
 
@@ -103,7 +108,7 @@ def _check_structure(value: dict[Any, Any], count_digits: bool) -> _Needs:
     setting = _int_digits_setting()
     ceiling = _ten_to(MAX_INTEGER_DIGITS)
     interpreter_ceiling = _ten_to(setting) if count_digits and setting else 0
-    needs_decimal = needs_numbers = False
+    needs_decimal = needs_numbers = needs_integral = False
     low, high = _REPR_FIXED_LOW, _REPR_FIXED_HIGH
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
@@ -125,15 +130,16 @@ def _check_structure(value: dict[Any, Any], count_digits: bool) -> _Needs:
             elif isinstance(item, float):
                 # NaN and infinities stay with the C encoder, which refuses them.
                 magnitude = abs(item)
-                needs_numbers |= math.isfinite(item) and (
-                    not low <= magnitude < high or item.is_integer()
-                )
+                if magnitude < _EXACT_INTEGERS and item.is_integer():
+                    needs_integral = True
+                elif math.isfinite(item) and not low <= magnitude < high:
+                    needs_numbers = True
             elif count_digits and isinstance(item, int) and not isinstance(item, bool):
                 magnitude = -item if item < 0 else item
                 if magnitude >= ceiling:
                     raise ValueError(f"payload integer has more than {MAX_INTEGER_DIGITS} digits")
                 needs_decimal |= bool(interpreter_ceiling) and magnitude >= interpreter_ceiling
-    return _Needs(needs_decimal, needs_numbers)
+    return _Needs(needs_decimal, needs_numbers, needs_integral)
 
 
 def _astral_key(value: Any) -> bool:
@@ -188,9 +194,22 @@ def _encode_in_python(value: dict[str, Any], needs: _Needs) -> str:
     return "".join(chunks(value, 0))
 
 
+def _integral_as_int(value: Any) -> Any:
+    """A copy of ``value`` with its integral floats below 2^53 as ints (bounded nesting)."""
+    if isinstance(value, dict):
+        return {key: _integral_as_int(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_integral_as_int(item) for item in value]
+    if isinstance(value, float) and abs(value) < _EXACT_INTEGERS and value.is_integer():
+        return int(value)
+    return value
+
+
 def _encode(value: dict[str, Any], needs: _Needs) -> str:
     try:
-        return _encode_in_python(value, needs) if any(needs) else _ENCODER.encode(value)
+        if needs.decimal or needs.numbers or needs.utf16_order:
+            return _encode_in_python(value, needs)
+        return _ENCODER.encode(_integral_as_int(value) if needs.integral else value)
     except TypeError as exc:
         raise ValueError(f"payload is not JSON-serialisable: {exc}") from None
     except ValueError as exc:
