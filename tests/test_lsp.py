@@ -477,6 +477,11 @@ def test_only_a_document_with_signals_is_a_run(text: str, codes: list[str]) -> N
         ("bernstein_question q --id", [("BS502", "--id needs a value")]),
         ("bernstein_question --id x", [("BS502", "missing argument(s): QUESTION")]),
         ('bernstein_question "$q" --options "$a" --options b', []),
+        ("bernstein_ask --var A '- step' --id -3 --timeout 5", []),
+        ("bernstein_ask Q --bogus x", [("BS501", "options: --var, --timeout, --options, --id")]),
+        ("bernstein_ask Q --var", [("BS502", "--var needs a value")]),
+        ("bernstein_ask --var A", [("BS502", "missing argument(s): QUESTION")]),
+        ("bernstein_ask ''", [("BS101", "QUESTION payload at /question")]),
     ],
 )
 def test_helper_calls_are_read_by_the_calling_convention(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from .model import JSONValue, Kind, Vocabulary
@@ -30,6 +30,7 @@ from .roles import VERSION_ROLE
 from .shell_checks import Check, PythonOnly, field_rules, kind_refusal
 
 __all__ = [
+    "ASK_OPTIONS",
     "OPTION_REST",
     "OPTION_SHAPE",
     "OPTION_SHOWN",
@@ -39,6 +40,7 @@ __all__ = [
     "Param",
     "Problem",
     "Signature",
+    "ask_signature",
     "call_arguments",
     "option_name",
     "read_call",
@@ -73,6 +75,8 @@ class Param:
     checks: tuple[Check, ...]
     array_checks: tuple[Check, ...] = ()
     unique: bool = False
+    in_payload: bool = True
+    """False for an option of the helper itself (bernstein_ask's --var), not a field."""
 
     @property
     def metavar(self) -> str:
@@ -163,6 +167,19 @@ def signature(kind: Kind) -> Signature:
         stamped=tuple(stamped),
         unavailable=unavailable,
     )
+
+
+ASK_OPTIONS = ("var", "timeout")
+"""bernstein_ask's own options (its ``_bsig_do_ask`` takes them out before the question's)."""
+
+
+def ask_signature(question: Signature) -> Signature:
+    """bernstein_ask: the question's arguments plus its own options, read by the same rule."""
+    own = tuple(
+        Param(name, f"--{name}", False, False, "string", "", (), in_payload=False)
+        for name in ASK_OPTIONS
+    )
+    return replace(question, snake="ask", options=own + question.options)
 
 
 def signatures(vocabulary: Vocabulary) -> dict[str, Signature]:

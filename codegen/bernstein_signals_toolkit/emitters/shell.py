@@ -30,7 +30,7 @@ from ..names import (
 from ..roles import check_roles
 from ..shell_checks import SDD_PATH_PATTERN
 from ..shell_help import FIXED_HELPERS, FixedHelper, fixed_help, help_texts, role_markers
-from ..shell_signature import OPTION_REST, OPTION_SHOWN, signature
+from ..shell_signature import ASK_OPTIONS, OPTION_REST, OPTION_SHOWN, signature
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
 from ._header import python_header
 from ._shell_kinds import FUNCTION_NAMES, TABLE_NAMES, VARIABLE_NAMES, kind_functions
@@ -126,6 +126,8 @@ def _convention_markers() -> dict[str, str]:
         "@OPTION_REST@": OPTION_REST,
         "@OPTION_SHOWN@": str(OPTION_SHOWN),
         "@OPTION_SHOWN_ANY@": "?" * OPTION_SHOWN,
+        "@ASK_OPTIONS@": " ".join(ASK_OPTIONS),
+        "@ASK_OPTIONS_CASE@": " | ".join(ASK_OPTIONS),
         "@KEY_FIRST@": PROPERTY_NAME_FIRST,
         "@KEY_REST@": PROPERTY_NAME_REST,
     }

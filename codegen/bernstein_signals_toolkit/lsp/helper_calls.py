@@ -16,7 +16,7 @@ from ..errors import ToolkitError
 from ..model import JSONValue
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ..shell_help import help_texts
-from ..shell_signature import Signature, call_arguments, read_call, signatures
+from ..shell_signature import Signature, ask_signature, call_arguments, read_call, signatures
 from ..validate import CODES
 from ..validate.lines import close_match, near_kind
 from ._shell import (
@@ -50,6 +50,14 @@ def _signatures(runtime: RuntimeVocabulary) -> dict[str, Signature]:
     if found is None:
         found = _SIGNATURES[runtime.digest] = signatures(runtime.model())
     return found
+
+
+def _call_signature(name: str, runtime: RuntimeVocabulary) -> Signature | None:
+    """The signature a call of ``name`` is read with: a kind's helper, or bernstein_ask."""
+    kinds = _signatures(runtime)
+    if name == "bernstein_ask" and "bernstein_question" in kinds:
+        return ask_signature(kinds["bernstein_question"])
+    return kinds.get(name)
 
 
 def _help_texts(runtime: RuntimeVocabulary | None = None) -> dict[str, str]:
@@ -105,7 +113,7 @@ def helper_call(command: Command, runtime: RuntimeVocabulary) -> list[Finding]:
     """The call read by the calling convention of its signature, as the helper reads it."""
     head, arguments = command.words[0], command.words[1:]
     name = head.literal or ""
-    sig = _signatures(runtime).get(name)
+    sig = _call_signature(name, runtime)
     if sig is None:
         return [] if name in _help_texts(runtime) else _unknown_helper(head, name, runtime)
     call = read_call(sig, [word.literal for word in arguments])
@@ -144,6 +152,8 @@ def _helper_payload(
     where: dict[str, Word] = {}
     params = {param.name: param for param in sig.params}
     for name, indexes in values.items():
+        if not params[name].in_payload:
+            continue
         words = [arguments[index] for index in indexes]
         texts = [w.literal if w.literal is not None else PLACEHOLDER for w in words]
         repeatable = params[name].repeatable

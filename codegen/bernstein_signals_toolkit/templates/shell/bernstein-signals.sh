@@ -1490,8 +1490,8 @@ _bsig_do_ask() {
       continue
     fi
     case $_bsig_o in
-      var | timeout) ;;
-      *) _bsig_known "$_bsig_o" "$_bsig_O_question" || { _bsig_unknown "$_bsig_o" " var timeout$_bsig_O_question"; return; } ;;
+      @ASK_OPTIONS_CASE@) ;;
+      *) _bsig_known "$_bsig_o" "$_bsig_O_question" || { _bsig_unknown "$_bsig_o" " @ASK_OPTIONS@$_bsig_O_question"; return; } ;;
     esac
     _bsig_need "$_bsig_n" "$1" || return
     case $_bsig_o in
