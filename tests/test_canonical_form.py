@@ -265,6 +265,9 @@ def test_rfc_8785_main_example() -> None:
         (-0.0, "0"),
         (2.5, "2.5"),
         (0.001, "0.001"),
+        (2.0**53 - 1, "9007199254740991"),
+        (2.0**53 + 2, "9007199254740994"),
+        (1e16 - 2, "9999999999999998"),
         (2**53 + 1, "9007199254740993"),
         (10**21, "1" + "0" * 21),
         (-(10**30), "-1" + "0" * 30),
@@ -324,6 +327,8 @@ _FLOATS = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
     st.integers(-(2**60), 2**60).map(float),
     st.sampled_from([1e16, 1e21, 1e-7, 1e-6, 1e-5, 1e-4, -0.0, 5e-324, 1e20, 9.999e20]),
+    # Integral on either side of 2^53 (ints below it) and of 1e16 (where repr turns to e+).
+    st.sampled_from([2.0**53 - 1, 2.0**53, -(2.0**53), 2.0**53 + 2, 1e16 - 2, 1e16 + 2]),
 )
 
 

@@ -129,7 +129,9 @@ def _check_structure(value: dict[Any, Any], count_digits: bool) -> _Needs:
                 magnitude = abs(item)
                 if magnitude < _EXACT_INTEGERS and item.is_integer():
                     needs_integral = True
-                elif math.isfinite(item) and not low <= magnitude < high:
+                elif math.isfinite(item) and (
+                    not low <= magnitude < high or item.is_integer()  # 2^53 up to 1e16
+                ):
                     needs_numbers = True
             elif count_digits and isinstance(item, int) and not isinstance(item, bool):
                 magnitude = -item if item < 0 else item
