@@ -6,10 +6,12 @@ their exact decimal digits, U+0085, U+2028 and U+2029 escaped so no line reader
 splits the line, within the documented limits. Reading is :mod:`._strict_json`.
 
 json's C encoder writes the common case; it sorts keys by code point and
-writes floats as ``repr``, so a payload holding a float whose ``repr`` is not the
-ECMAScript text (found in the walk that checks the limits) or an astral key
-(looked for only when the text holds an astral character) goes through json's
-pure-Python encoder with the canonical number text and key order.
+writes floats as ``repr``. An integral float below 2^53 is handed to it as the
+``int`` of the same value (the same digits); a payload holding another float
+whose ``repr`` is not the ECMAScript text (found in the walk that checks the
+limits) or an astral key (looked for only when the text holds an astral
+character) goes through json's pure-Python encoder with the canonical number
+text and key order.
 """
 
 import decimal
