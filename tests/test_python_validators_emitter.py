@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bernstein_signals_toolkit.emitters._python_checks import _For, _If, _if_and, _Line, _printed
 from bernstein_signals_toolkit.errors import SourceError
 from bernstein_signals_toolkit.generate import render_sources, write
 
@@ -214,3 +215,19 @@ def test_an_items_schema_that_compiles_to_nothing_generates(tmp_path: Path, item
     files = render_sources(*_vocabulary(tmp_path, schema), targets=["python"])
     source = files["python/bernstein_signals/validators.py"]
     compile(source, "validators.py", "exec")
+
+
+def test_statements_print_as_written_by_hand_from_their_structure() -> None:
+    """``else: if`` prints as ``elif``, a lone plain ``if`` joins its guard's test, an
+    empty block is ``pass``: decided on the statement tree, never on printed source."""
+    chain = _If("a", (_Line("x()"),), (_If("b", (), (_Line("y()"),)),))
+    assert _printed([chain]) == ["if a:", "    x()", "elif b:", "    pass", "else:", "    y()"]
+    assert _printed([_For("for k in d:", ())]) == ["for k in d:", "    pass"]
+    joined = _if_and("v is not ABSENT", [_If("len(v) > 2", (_Line("e()"),))])
+    assert joined == _If("v is not ABSENT and (len(v) > 2)", (_Line("e()"),))
+    with_else = _If("len(v) > 2", (_Line("e()"),), (_Line("f()"),))
+    assert _if_and("p", [with_else]) == _If("p", (with_else,))
+    assert _if_and("p", [_Line("e()"), _If("q", ())]).test == "p"
+    # An ``else`` holding more than one statement stays an ``else`` block.
+    two = _If("a", (), (_If("b", ()), _Line("z()")))
+    assert _printed([two]) == ["if a:", "    pass", "else:", "    if b:", "        pass", "    z()"]
