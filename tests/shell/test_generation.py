@@ -17,6 +17,7 @@ from bernstein_signals_toolkit.emitters import shell as shell_emitter
 from bernstein_signals_toolkit.errors import SourceError
 from bernstein_signals_toolkit.load import RESERVED_KIND_NAMES, load_vocabulary
 from bernstein_signals_toolkit.names import PROPERTY_NAME_REST
+from bernstein_signals_toolkit.shell_help import help_texts
 from bernstein_signals_toolkit.shell_signature import signature
 from shell_support import LIBRARY, ROOT, reference_format, shell_command
 
@@ -164,7 +165,7 @@ def test_a_field_the_shell_cannot_check_is_python_only(
     assert "_bsig_O_new_kind=' other '\n" in library
     assert "field" not in library.split("_bsig_O_new_kind=")[1].split("\n")[0]
     assert signature(vocabulary.kind("NEW_KIND")).options[0].name == "other"
-    help_text = shell_emitter.help_texts(vocabulary)["bernstein_new_kind"]
+    help_text = help_texts(vocabulary)["bernstein_new_kind"]
     python_only = " ".join(help_text.split("Python-only fields (not options here):")[1].split())
     assert python_only.startswith("field ")
     assert reason in python_only

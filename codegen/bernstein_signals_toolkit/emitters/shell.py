@@ -28,7 +28,6 @@ from ..names import (
     check_vocabulary,
 )
 from ..roles import check_roles
-from ..shell_checks import SDD_PATH_PATTERN
 from ..shell_help import FIXED_HELPERS, FixedHelper, fixed_help, help_texts, role_markers
 from ..shell_signature import ASK_OPTIONS, OPTION_REST, OPTION_SHOWN, signature
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
@@ -36,7 +35,8 @@ from ._header import python_header
 from ._shell_kinds import FUNCTION_NAMES, TABLE_NAMES, VARIABLE_NAMES, kind_functions
 from ._templates import TEMPLATES, template_text
 
-__all__ = ["LIBRARY", "SDD_PATH_PATTERN", "emit", "help_texts"]
+__all__ = ["LIBRARY", "emit", "help_texts"]
+# help_texts: re-exported for callers of the emitter (its home is shell_help).
 
 LIBRARY = "shell/bernstein-signals.sh"
 TEMPLATE = "shell/bernstein-signals.sh"
