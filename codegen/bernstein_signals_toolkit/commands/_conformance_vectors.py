@@ -21,7 +21,14 @@ from typing import Any
 from ..emitters._conformance_categories import FORMAT_ERRORS, KIT_FORMAT, LINE_REASONS, VECTOR_TYPES
 from ..errors import UsageError, one_line
 
-__all__ = ["MAX_VECTOR_FILE_BYTES", "Vector", "judge", "load_vectors", "request_of"]
+__all__ = [
+    "MAX_VECTOR_FILE_BYTES",
+    "Vector",
+    "judge",
+    "load_vectors",
+    "request_of",
+    "unsupported_reason",
+]
 
 MAX_VECTOR_FILE_BYTES = 64 << 20
 """The largest vector file read; a larger one is refused, not truncated."""
@@ -189,6 +196,13 @@ def _differs(vector: Vector, answer: Mapping[str, Any]) -> str | None:
     for key in ("kinds", "terminal"):
         if answer.get(key) != expected[key]:
             return f"{key} {_shown(answer.get(key))}, expected {_shown(expected[key])}"
+    return None
+
+
+def unsupported_reason(answer: object) -> str | None:
+    """The reason of an answer ``{"id", "unsupported": REASON}``: the harness cannot say it."""
+    if isinstance(answer, dict) and isinstance(answer.get("unsupported"), str):
+        return one_line(answer["unsupported"]) or "unsupported"
     return None
 
 

@@ -23,7 +23,7 @@ from ..emitters._conformance_categories import VECTOR_TYPES
 from ..errors import UsageError, one_line
 from ..sources import OUTPUT_DIR
 from ._conformance_harness import Harness, HarnessGaveUp
-from ._conformance_vectors import Vector, judge, load_vectors
+from ._conformance_vectors import Vector, judge, load_vectors, unsupported_reason
 from ._process import CommandNotRunnable, add_command_argument, command_of
 
 __all__ = ["DEFAULT_TIMEOUT", "KIT_DIRS", "configure", "run"]
@@ -40,7 +40,7 @@ class _Result:
     id: str
     type: str
     status: str
-    """pass, fail, known (failed as listed) or fixed (listed, but passed)."""
+    """pass, fail, known (failed as listed), fixed (listed, but passed) or unsupported."""
     detail: str = ""
 
 
@@ -64,6 +64,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="FILE",
         help='TOML: ["<vector id>"] tables, each with a reason, that the harness may fail',
+    )
+    parser.add_argument(
+        "--allow-unsupported",
+        action="store_true",
+        help="exit 0 even when the harness answers some vectors 'unsupported' (they are counted)",
     )
     parser.add_argument(
         "--timeout",
@@ -115,7 +120,11 @@ def _run_all(
     with Harness(command, timeout) as harness:
         for vector in vectors:
             answer = harness.ask(dict(vector.request))
+            unsupported = unsupported_reason(answer.value)
             why = answer.failure or judge(vector, answer.value)
+            if unsupported is not None and answer.failure is None:
+                results.append(_Result(vector.id, vector.type, "unsupported", unsupported))
+                continue
             if vector.id in known:
                 status = "known" if why else "fixed"
                 why = why or f"listed as a known failure ({known[vector.id]}) but passes"
@@ -126,7 +135,7 @@ def _run_all(
 
 
 def _report(results: Sequence[_Result], output: str) -> None:
-    counts = dict.fromkeys(("pass", "fail", "known", "fixed"), 0)
+    counts = dict.fromkeys(("pass", "fail", "known", "fixed", "unsupported"), 0)
     for result in results:
         counts[result.status] += 1
     if output == "json":
@@ -136,6 +145,7 @@ def _report(results: Sequence[_Result], output: str) -> None:
             "failed": counts["fail"],
             "known_failures": counts["known"],
             "listed_but_passing": counts["fixed"],
+            "unsupported": counts["unsupported"],
             "results": [r.__dict__ for r in results if r.status != "pass"],
         }
         print(json.dumps(document, ensure_ascii=True, indent=1))
@@ -145,7 +155,8 @@ def _report(results: Sequence[_Result], output: str) -> None:
             print(one_line(f"{result.status.upper()} {result.id}: {result.detail}"))
     print(
         f"{len(results)} vectors: {counts['pass']} passed, {counts['fail']} failed,"
-        f" {counts['known']} known failures, {counts['fixed']} listed but passing"
+        f" {counts['known']} known failures, {counts['fixed']} listed but passing,"
+        f" {counts['unsupported']} unsupported"
     )
 
 
@@ -167,4 +178,5 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     _report(results, args.format)
     sys.stdout.flush()
-    return 0 if all(r.status in ("pass", "known") for r in results) else 1
+    accepted = {"pass", "known", *(["unsupported"] if args.allow_unsupported else [])}
+    return 0 if all(r.status in accepted for r in results) else 1

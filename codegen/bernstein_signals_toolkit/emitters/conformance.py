@@ -56,6 +56,11 @@ def _vector_schema() -> dict[str, Any]:
                     "errors": {"$ref": "#/$defs/errors"},
                     "kinds": {"type": "array", "items": {"type": "string"}},
                     "terminal": {"type": "boolean"},
+                    "diagnostics": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "the validator's codes for a stream, for stream checkers",
+                    },
                 },
             },
         },
@@ -104,6 +109,10 @@ def _answer_schema() -> dict[str, Any]:
             "errors": _ERRORS,
             "kinds": {"type": "array", "items": {"type": "string"}},
             "terminal": {"type": "boolean"},
+            "unsupported": {
+                "type": "string",
+                "description": "why this implementation cannot take the vector (counted apart)",
+            },
         },
     }
 
