@@ -3,8 +3,9 @@
 Which keywords compile is read from :mod:`.keywords`; a schema using a keyword
 the target refuses, at any depth, fails generation with one line, so no
 binding's verdict silently differs from jsonschema's Draft 2020-12 one. The
-messages are decided here: ``x-bernstein-message`` and the schema's
-description are folded into each error's message, once, for every target.
+messages are decided here, in the words of :mod:`.schema_messages`: each
+error's message, ``x-bernstein-message`` and the description folded in, is
+the same in every binding.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from . import json_pointer
 from .ecma_regex import EcmaPatternError, translate
@@ -39,7 +40,6 @@ from .schema_checks import (
     MultipleOf,
     Not,
     NumberBound,
-    Operator,
     Pattern,
     Pointer,
     RefCall,
@@ -51,32 +51,20 @@ from .schema_checks import (
     Unique,
     Var,
 )
+from .schema_messages import (
+    BOUNDS,
+    COUNTS,
+    MESSAGE_SHAPE,
+    SIZE_RULES,
+    message,
+    plain_messages,
+    plural,
+)
 
 __all__ = ["compile_document", "compile_schema"]
 
 _KEYWORD_FAMILY: Final[dict[str, str]] = {"integer": "number"}
 """Which keyword family applies to a JSON type (integers take the number keywords)."""
-
-_SIZE_RULES: Final[dict[str, tuple[str, Operator, str, str]]] = {
-    # keyword -> (family, operator failing it, message, counted noun)
-    "minLength": ("string", "<", "must be at least {} long", "character"),
-    "maxLength": ("string", ">", "must be at most {} long", "character"),
-    "minItems": ("array", "<", "must hold at least {}", "item"),
-    "maxItems": ("array", ">", "must hold at most {}", "item"),
-    "minProperties": ("object", "<", "must have at least {}", "member"),
-    "maxProperties": ("object", ">", "must have at most {}", "member"),
-}
-_BOUNDS: Final[dict[str, tuple[Operator, str]]] = {
-    # keyword -> (operator failing it, message)
-    "minimum": ("<", "must be at least {}"),
-    "maximum": (">", "must be at most {}"),
-    "exclusiveMinimum": ("<=", "must be greater than {}"),
-    "exclusiveMaximum": (">=", "must be less than {}"),
-}
-_COUNTS: Final[tuple[tuple[str, Literal["any", "one"], str], ...]] = (
-    ("anyOf", "any", "must match at least one of the anyOf schemas"),
-    ("oneOf", "one", "must match exactly one of the oneOf schemas"),
-)
 
 
 @dataclass(frozen=True)
@@ -93,10 +81,6 @@ class _Site:
     def at(self, var: Var, pointer: Pointer) -> _Site:
         """A value below this one: the description carries on, the messages do not."""
         return _Site(var, pointer, self.depth + 1, self.description, {})
-
-
-def _plural(count: object, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 @dataclass
@@ -118,29 +102,15 @@ class _Compiler:
 
     def fail(self, site: _Site, rule: str, detail: str) -> Fail:
         """The schema's message for ``rule`` (or for all its rules), else ``detail``."""
-        plain = site.messages.get(rule, site.messages.get("", detail))
-        return Fail(site.pointer, rule, f"{plain}. {site.description}".strip(), detail)
+        text = message(site.messages, rule, detail, site.description)
+        return Fail(site.pointer, rule, text, detail)
 
     def messages(self, schema: dict[str, Any], pointer: str) -> dict[str, str]:
         """The ``x-bernstein-message`` of ``schema``: "" -> message, or keyword -> message."""
-        given = schema.get(MESSAGE_KEYWORD)
+        given = plain_messages(schema)
         if given is None:
-            return {}
-        if isinstance(given, str) and given.strip():
-            return {"": given}
-        if (
-            isinstance(given, dict)
-            and given
-            and all(isinstance(text, str) and text.strip() for text in given.values())
-            and set(given) <= set(schema) | {"required", "type"}
-        ):
-            return dict(given)
-        raise self.refuse(
-            pointer,
-            MESSAGE_KEYWORD,
-            "it must be a non-empty string, or an object mapping keywords of its schema to"
-            " non-empty strings",
-        )
+            raise self.refuse(pointer, MESSAGE_KEYWORD, MESSAGE_SHAPE)
+        return given
 
     def pattern(self, source: str, pointer: str) -> str:
         """``source`` when it is an ECMA-262 pattern every target can run, else a refusal."""
@@ -232,10 +202,10 @@ class _Compiler:
         self, family: str, schema: dict[str, Any], site: _Site, pointer: str
     ) -> Iterator[Check]:
         """Checks of the keywords that apply to values of the JSON type ``family``."""
-        for keyword, (applies_to, operator, message, noun) in _SIZE_RULES.items():
+        for keyword, (applies_to, operator, words, noun) in SIZE_RULES.items():
             if keyword in schema and applies_to == family:
                 count = schema[keyword]
-                detail = message.format(_plural(count, noun))
+                detail = words.format(plural(count, noun))
                 yield Size(site.var, operator, count, self.fail(site, keyword, detail))
         if family == "number":
             yield from self.numbers(schema, site)
@@ -248,10 +218,10 @@ class _Compiler:
             yield from self.obj(schema, site, pointer)
 
     def numbers(self, schema: dict[str, Any], site: _Site) -> Iterator[Check]:
-        for keyword, (operator, message) in _BOUNDS.items():
+        for keyword, (operator, words) in BOUNDS.items():
             if keyword in schema:
                 bound = schema[keyword]
-                fail = self.fail(site, keyword, message.format(bound))
+                fail = self.fail(site, keyword, words.format(bound))
                 yield NumberBound(site.var, operator, bound, fail)
         if "multipleOf" in schema:
             divisor = schema["multipleOf"]
@@ -273,7 +243,7 @@ class _Compiler:
         item = site.at(item_var, site.pointer.below(index))
         checks = tuple(self.value(items, item, f"{pointer}/items"))
         if items is False:
-            detail = f"must hold at most {_plural(len(prefix), 'item')}"
+            detail = f"must hold at most {plural(len(prefix), 'item')}"
             yield Size(site.var, ">", len(prefix), self.fail(site, "items", detail))
         elif checks:
             yield EachItem(site.var, len(prefix), index, item_var, checks)
@@ -281,11 +251,11 @@ class _Compiler:
             test = self.subschema(schema["contains"], item_var, f"{pointer}/contains")
             least, most = schema.get("minContains", 1), schema.get("maxContains")
             fail_least = self.fail(
-                site, "contains", f"must hold at least {_plural(least, 'matching item')}"
+                site, "contains", f"must hold at least {plural(least, 'matching item')}"
             )
             fail_most = None
             if most is not None:
-                detail = f"must hold at most {_plural(most, 'matching item')}"
+                detail = f"must hold at most {plural(most, 'matching item')}"
                 fail_most = self.fail(site, "maxContains", detail)
             count = Var("count", depth)
             yield Contains(site.var, item_var, count, test, least, most, fail_least, fail_most)
@@ -360,7 +330,7 @@ class _Compiler:
             yield RefCall(site.var, site.pointer, target)
         for index, subschema in enumerate(schema.get("allOf", [])):
             yield from self.value(subschema, site, f"{pointer}/allOf/{index}")
-        for keyword, mode, detail in _COUNTS:
+        for keyword, mode, detail in COUNTS:
             if keyword in schema:
                 alternatives = tuple(
                     self.subschema(sub, site.var, f"{pointer}/{keyword}/{index}")
