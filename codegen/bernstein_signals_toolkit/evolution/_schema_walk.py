@@ -16,10 +16,11 @@ from functools import partial
 from typing import Final
 
 from ..ecma_regex import EcmaPatternError, translate
+from ..json_pointer import child as step
 from ..keywords import Support, support
 from ..model import JSONValue
 
-__all__ = ["RENAMED_FROM", "Emit", "SchemaWalk", "step"]
+__all__ = ["RENAMED_FROM", "Emit", "SchemaWalk"]
 
 RENAMED_FROM: Final = "x-bernstein-renamed-from"
 """On a field: the name it had before, so that ``diff`` reports a rename."""
@@ -69,11 +70,6 @@ Value = JSONValue | _Absent
 
 Emit = Callable[[str, str, str], None]
 """(rule id, pointer, message)."""
-
-
-def step(pointer: str, name: str | int) -> str:
-    """``pointer`` one level down, ``name`` escaped as RFC 6901 says."""
-    return f"{pointer}/{str(name).replace('~', '~0').replace('/', '~1')}"
 
 
 def _show(value: Value) -> str:
