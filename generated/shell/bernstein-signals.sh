@@ -549,11 +549,16 @@ _bsig_args() {
   shift 3
   # zsh splits the tables below only with shwordsplit (until this returns).
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
-  _bsig_y=''
-  for _bsig_x in $_bsig_po $_bsig_op; do
-    _bsig_x=${_bsig_x%%[:+]*}
-    _bsig_y="$_bsig_y _bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0"
-  done
+  # Every field starts unset: the assignments are built from the tables once per
+  # kind and kept in _bsig_R_KIND (a loop per call costs more than the parse).
+  eval "_bsig_y=\${_bsig_R_$_bsig_k-}"
+  if [ -z "$_bsig_y" ]; then
+    for _bsig_x in $_bsig_po $_bsig_op; do
+      _bsig_x=${_bsig_x%%[:+]*}
+      _bsig_y="$_bsig_y _bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0"
+    done
+    eval "_bsig_R_$_bsig_k=\${_bsig_y:-:}"
+  fi
   eval "$_bsig_y"
   while [ "$#" -gt 0 ]; do
     _bsig_o=''
@@ -1744,6 +1749,7 @@ Arguments:
 }
 _bsig_P_blocked='reason:REASON '
 _bsig_O_blocked=' hint '
+_bsig_R_blocked=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_blocked() {
   _bsig_fn=bernstein_blocked
@@ -1781,6 +1787,7 @@ Filled by the library (not options here):
 }
 _bsig_P_completed=''
 _bsig_O_completed=''
+_bsig_R_completed=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_completed() {
   _bsig_fn=bernstein_completed
@@ -1819,6 +1826,7 @@ Filled by the library (not options here):
 }
 _bsig_P_failed=''
 _bsig_O_failed=' reason '
+_bsig_R_failed=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_failed() {
   _bsig_fn=bernstein_failed
@@ -1861,6 +1869,7 @@ Arguments:
 }
 _bsig_P_plan_draft='markdown:MARKDOWN '
 _bsig_O_plan_draft=' path '
+_bsig_R_plan_draft=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_plan_draft() {
   _bsig_fn=bernstein_plan_draft
@@ -1901,6 +1910,7 @@ Arguments:
 }
 _bsig_P_plan_ready='path:PATH '
 _bsig_O_plan_ready=''
+_bsig_R_plan_ready=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_plan_ready() {
   _bsig_fn=bernstein_plan_ready
@@ -1945,6 +1955,7 @@ Arguments:
 }
 _bsig_P_question='question:QUESTION '
 _bsig_O_question=' options+ id '
+_bsig_R_question=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_question() {
   _bsig_fn=bernstein_question

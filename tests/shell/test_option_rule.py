@@ -203,3 +203,13 @@ def test_option_shape() -> None:
         None,
     ]
     assert option_name("--x\n") is None
+
+
+def test_no_field_carries_over_to_the_next_call(shell: str) -> None:
+    """_bsig_args empties every field of the kind first (from the reset it keeps per kind)."""
+    body = "bernstein_question q --id x --options a\nbernstein_question r\nbernstein_failed"
+    assert run(shell, body).lines == [
+        reference_format("QUESTION", {"question": "q", "id": "x", "options": ["a"]}),
+        reference_format("QUESTION", {"question": "r"}),
+        helper_format("FAILED"),
+    ]

@@ -21,8 +21,9 @@ __all__ = ["FUNCTION_NAMES", "VARIABLE_NAMES", "kind_functions"]
 
 FUNCTION_NAMES = ("bernstein_{}", "_bsig_do_{}", "_bsig_help_{}", "_bsig_i_{}")
 """The shell functions each kind gets."""
-TABLE_NAMES = ("_bsig_P_{}", "_bsig_O_{}")
-"""The tables each kind gets (named like its functions: one namespace per kind)."""
+TABLE_NAMES = ("_bsig_P_{}", "_bsig_O_{}", "_bsig_R_{}")
+"""The tables each kind gets, and the reset ``_bsig_args`` derives from them (named like
+its functions: one namespace per kind)."""
 VARIABLE_NAMES = ("_bsig_v_{}", "_bsig_s_{}", "_bsig_a_{}", "_bsig_n_{}")
 """The variables each property gets (``_bsig_args`` sets them)."""
 _NUMBER = re.compile(r"-?[0-9]+")
@@ -51,6 +52,7 @@ def _tables(sig: Signature) -> list[str]:
     return [
         f"_bsig_P_{sig.snake}={_quote(positional)}",
         f"_bsig_O_{sig.snake}={_quote(options + ' ' if options else '')}",
+        f"_bsig_R_{sig.snake}=''  # _bsig_args fills it; emptied when the library is sourced",
     ]
 
 

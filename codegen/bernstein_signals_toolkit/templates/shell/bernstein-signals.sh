@@ -547,11 +547,16 @@ _bsig_args() {
   shift 3
   # zsh splits the tables below only with shwordsplit (until this returns).
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
-  _bsig_y=''
-  for _bsig_x in $_bsig_po $_bsig_op; do
-    _bsig_x=${_bsig_x%%[:+]*}
-    _bsig_y="$_bsig_y _bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0"
-  done
+  # Every field starts unset: the assignments are built from the tables once per
+  # kind and kept in _bsig_R_KIND (a loop per call costs more than the parse).
+  eval "_bsig_y=\${_bsig_R_$_bsig_k-}"
+  if [ -z "$_bsig_y" ]; then
+    for _bsig_x in $_bsig_po $_bsig_op; do
+      _bsig_x=${_bsig_x%%[:+]*}
+      _bsig_y="$_bsig_y _bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0"
+    done
+    eval "_bsig_R_$_bsig_k=\${_bsig_y:-:}"
+  fi
   eval "$_bsig_y"
   while [ "$#" -gt 0 ]; do
     _bsig_o=''
