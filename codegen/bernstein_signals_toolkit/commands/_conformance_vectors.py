@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,14 +55,71 @@ def _refuse(where: str, what: str) -> UsageError:
     return UsageError(one_line(f"{where}: {what}"))
 
 
+def _among(value: object, table: Mapping[str, str]) -> bool:
+    """Whether ``value`` is a category of ``table`` (any JSON value may be asked)."""
+    return isinstance(value, str) and value in table
+
+
+def _json_text(value: object) -> bool:
+    """Whether ``value`` is null or JSON text this module can read back."""
+    if value is None:
+        return True
+    if not isinstance(value, str):
+        return False
+    try:
+        json.loads(value)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _is_errors(value: object) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(error, dict)
+        and isinstance(error.get("pointer"), str)
+        and isinstance(error.get("rule"), str)
+        for error in value
+    )
+
+
+def _written(expected: Mapping[str, Any]) -> bool:
+    if ("line" in expected) == ("error" in expected):
+        return False
+    return isinstance(expected.get("line"), str) or _among(expected.get("error"), FORMAT_ERRORS)
+
+
+_EXPECTED: Mapping[str, tuple[str, Callable[[Mapping[str, Any]], bool]]] = {
+    "line": (
+        f"kind (a string or null), payload (JSON text or null), reason ({', '.join(LINE_REASONS)})",
+        lambda e: (
+            (e.get("kind", 0) is None or isinstance(e.get("kind"), str))
+            and "payload" in e
+            and _json_text(e["payload"])
+            and _among(e.get("reason"), LINE_REASONS)
+        ),
+    ),
+    "format": (f"either line (a string) or error ({', '.join(FORMAT_ERRORS)})", _written),
+    "format-reply": (f"either line (a string) or error ({', '.join(FORMAT_ERRORS)})", _written),
+    "payload": ("errors: a list of {pointer, rule} strings", lambda e: _is_errors(e.get("errors"))),
+    "parse-reply": ("reply (JSON text or null)", lambda e: "reply" in e and _json_text(e["reply"])),
+    "stream": (
+        "kinds (a list of strings) and terminal (a boolean)",
+        lambda e: (
+            isinstance(e.get("kinds"), list)
+            and all(isinstance(kind, str) for kind in e["kinds"])
+            and isinstance(e.get("terminal"), bool)
+        ),
+    ),
+}
+"""Per vector type: what ``expected`` holds, and the check that it does."""
+
+
 def _check_expected(where: str, kind: str, expected: object) -> Mapping[str, Any]:
     if not isinstance(expected, dict):
         raise _refuse(where, "'expected' must be an object")
-    if kind == "line" and expected.get("reason") not in LINE_REASONS:
-        raise _refuse(where, f"reason must be one of {', '.join(LINE_REASONS)}")
-    error = expected.get("error")
-    if error is not None and error not in FORMAT_ERRORS:
-        raise _refuse(where, f"error must be one of {', '.join(FORMAT_ERRORS)}")
+    what, holds = _EXPECTED[kind]
+    if not holds(expected):
+        raise _refuse(where, f"'expected' of a {kind} vector must hold {what}")
     return expected
 
 
@@ -117,7 +174,10 @@ def load_vectors(folders: Iterable[Path], types: Sequence[str] = ()) -> list[Vec
 
 
 def _shown(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=True)
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
 
 
@@ -212,6 +272,6 @@ def judge(vector: Vector, answer: object) -> str | None:
         return "the answer is not a JSON object"
     if answer.get("id") != vector.id:
         return f"answered id {_shown(answer.get('id'))}, not this vector's"
-    if "error" in answer and answer["error"] not in FORMAT_ERRORS:
+    if "error" in answer and not _among(answer["error"], FORMAT_ERRORS):
         return f"error {_shown(answer['error'])} is not a format error category"
     return _differs(vector, answer)

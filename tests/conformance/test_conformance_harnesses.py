@@ -1,0 +1,78 @@
+"""The kit certifies the project's own implementations: Python, TypeScript, the shell helpers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from typing import Any
+
+import pytest
+
+from conformance.conformance_support import HARNESSES, PYTHON_HARNESS, conformance, kit_vectors
+
+TOTAL = len(kit_vectors())
+FORMATS = sum(vector["type"] == "format" for vector in kit_vectors())
+SHELL_REASONS = (
+    "bernstein_emit writes kinds newer than the library",
+    "a payload that is not an object cannot be given as arguments",
+    "a value that is not a string reaches the helpers only as key:=JSON",
+    "a shell argument cannot hold U+0000 nor a lone surrogate",
+    "bernstein_emit writes no payload for no fields",
+    "a list extra reaches bernstein_emit only as key:=JSON",
+)
+"""The documented reasons the shell harness may give (conformance/harness/shell.py)."""
+
+
+def _report(*args: str) -> dict[str, Any]:
+    status, out, err = conformance("--format", "json", *args)
+    assert err == "", err
+    report: dict[str, Any] = json.loads(out)
+    report["status"] = status
+    return report
+
+
+def test_kit_is_not_small() -> None:
+    assert TOTAL > 700
+    assert {vector["type"] for vector in kit_vectors()} == {
+        "line",
+        "format",
+        "payload",
+        "parse-reply",
+        "format-reply",
+        "stream",
+    }
+
+
+@pytest.mark.timeout(240)
+def test_python_binding_passes_every_vector() -> None:
+    report = _report("--", *PYTHON_HARNESS)
+    assert report["status"] == 0, report["results"]
+    assert (report["total"], report["passed"]) == (TOTAL, TOTAL)
+
+
+@pytest.mark.timeout(240)
+def test_typescript_binding_passes_every_vector() -> None:
+    node = shutil.which("node")
+    assert node is not None, "the conformance tests need Node.js >= 18 on PATH"
+    report = _report("--", node, str(HARNESSES / "node.mjs"))
+    assert report["status"] == 0, report["results"]
+    assert (report["total"], report["passed"]) == (TOTAL, TOTAL)
+
+
+@pytest.mark.timeout(240)
+def test_shell_helpers_pass_every_format_vector_they_can_express() -> None:
+    assert shutil.which("bash") is not None
+    harness = [sys.executable, str(HARNESSES / "shell.py")]
+    report = _report("--type", "format", "--allow-unsupported", "--", *harness)
+    assert report["status"] == 0, report["results"]
+    assert report["total"] == FORMATS
+    assert report["failed"] == report["known_failures"] == 0
+    assert report["passed"] >= 19  # every typed-helper call and string extra: a floor, not a goal
+    results = report["results"]
+    assert isinstance(results, list)
+    for result in results:
+        assert result["status"] == "unsupported"
+        assert result["detail"].startswith(SHELL_REASONS), result
+    # Without --allow-unsupported the same run is not a pass.
+    assert conformance("--type", "format", "--", *harness)[0] == 1

@@ -1,0 +1,135 @@
+"""The kit's vectors: their format, their coverage of schemas and corpora, their currency."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from bernstein_signals import VOCABULARY_VERSION
+from bernstein_signals_toolkit.emitters._conformance_categories import (
+    FORMAT_ERRORS,
+    KIT_FORMAT,
+    LINE_REASONS,
+    VECTOR_TYPES,
+)
+from bernstein_signals_toolkit.load import load_vocabulary
+from conformance.conformance_support import KIT_VECTORS, ROOT, kit_vectors
+
+KIT = ROOT / "generated" / "conformance"
+VOCABULARY = load_vocabulary(ROOT / "schema", ROOT / "grammar" / "signal.lark")
+FILES = sorted(path for folder in KIT_VECTORS for path in folder.glob("*.json"))
+SCHEMA_VECTORS = [v for v in kit_vectors() if v["id"].startswith("schema/")]
+
+_SPEC = importlib.util.spec_from_file_location(
+    "_from_corpus", ROOT / "conformance" / "from_corpus.py"
+)
+assert _SPEC is not None
+assert _SPEC.loader is not None
+FROM_CORPUS = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(FROM_CORPUS)
+
+
+def _json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
+def test_vector_files_follow_the_kit_schema_and_carry_the_version(path: Path) -> None:
+    document = _json(path)
+    errors = list(Draft202012Validator(_json(KIT / "vector.schema.json")).iter_errors(document))
+    assert not errors, errors[0].message
+    assert document["format"] == KIT_FORMAT
+    assert document["vocabulary"] == {"name": VOCABULARY.name, "version": VOCABULARY_VERSION}
+
+
+def test_categories_file_is_the_table() -> None:
+    categories = _json(KIT / "categories.json")
+    assert categories["vector_types"] == dict(VECTOR_TYPES)
+    assert categories["line_reasons"] == dict(LINE_REASONS)
+    assert categories["format_errors"] == dict(FORMAT_ERRORS)
+    answer = _json(KIT / "answer.schema.json")
+    assert answer["properties"]["error"]["enum"] == list(FORMAT_ERRORS)
+
+
+def test_every_category_is_exercised() -> None:
+    vectors = kit_vectors()
+    assert {v["expected"]["reason"] for v in vectors if v["type"] == "line"} == set(LINE_REASONS)
+    errors = {
+        v["expected"].get("error") for v in vectors if v["type"] in ("format", "format-reply")
+    }
+    assert errors - {None} == set(FORMAT_ERRORS)
+
+
+def test_corpus_vectors_are_current() -> None:
+    """Edit a corpus without `python conformance/from_corpus.py` and this fails."""
+    for name, text in FROM_CORPUS.build().items():
+        assert (ROOT / "conformance" / "vectors" / name).read_text(encoding="utf-8") == text, name
+
+
+def test_every_corpus_case_is_a_vector() -> None:
+    ids = {vector["id"] for vector in kit_vectors()}
+    for path in (ROOT / "tests" / "corpus" / "lines").glob("*.line"):
+        assert {f"corpus/{path.stem}/strict", f"corpus/{path.stem}/lenient"} <= ids
+    for path in (ROOT / "tests" / "corpus" / "logs").glob("*.log"):
+        assert f"corpus-logs/{path.stem}" in ids
+    suite = ROOT / "tests" / "data" / "JSONTestSuite" / "test_parsing"
+    left_out = {p.name for p in suite.iterdir() if f"json-test-suite/{p.name}/value" not in ids}
+    assert left_out == {
+        "y_array_with_1_and_newline.json",
+        "y_number_double_close_to_zero.json",
+        "y_object_with_newlines.json",
+        "y_structure_trailing_newline.json",
+    }  # a raw LF: a signal is one line
+
+
+def test_every_required_field_and_constraint_has_a_vector() -> None:
+    ids = {vector["id"] for vector in SCHEMA_VECTORS}
+    rules = {
+        (vector["kind"], error["pointer"].split("/")[1], error["rule"])
+        for vector in SCHEMA_VECTORS
+        if vector["type"] == "payload"
+        for error in vector["expected"]["errors"]
+    }
+    for kind in VOCABULARY.kinds:
+        assert any(i.startswith(f"schema/{kind.name}/example") for i in ids), kind.name
+        for name in kind.required:
+            assert (kind.name, name, "required") in rules
+        for prop in kind.properties:
+            schema = prop.schema
+            for rule in ("type", "minLength", "maxLength", "pattern", "minItems", "uniqueItems"):
+                if rule in schema:
+                    assert (kind.name, prop.name, rule) in rules, (kind.name, prop.name, rule)
+
+
+@pytest.mark.parametrize(
+    "vector",
+    [v for v in SCHEMA_VECTORS if v["type"] == "payload"],
+    ids=lambda vector: vector["id"],
+)
+def test_schema_vectors_agree_with_jsonschema(vector: dict[str, Any]) -> None:
+    """The emitter's worked-out errors against an independent validator's verdict and rules."""
+    schema = VOCABULARY.kind(vector["kind"]).schema
+    payload = json.loads(vector["payload"])
+    found = sorted(
+        ("/" + "/".join(str(step) for step in error.absolute_path), error.validator)
+        for error in Draft202012Validator(schema).iter_errors(payload)
+    )
+    expected = sorted((e["pointer"], e["rule"]) for e in vector["expected"]["errors"])
+    # jsonschema reports a missing required field at its object; the kit names the field.
+    found = [
+        (f"/{payload_key}", rule) if rule == "required" else (pointer, rule)
+        for (pointer, rule), payload_key in zip(
+            found, _missing(schema, payload, found), strict=True
+        )
+    ]
+    assert sorted((p if p != "/" else "", r) for p, r in found) == expected
+
+
+def _missing(schema: dict[str, Any], payload: Any, found: list[tuple[str, str]]) -> list[str]:
+    missing = iter(name for name in schema.get("required", []) if name not in payload)
+    return [next(missing) if rule == "required" else "" for _, rule in found]
