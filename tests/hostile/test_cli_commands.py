@@ -619,8 +619,68 @@ def _drive_vendor(name: bytes, occupied: str, check: bool) -> None:
         _check(_in_process(["vendor", *(["--check"] if check else []), target]))
 
 
+_VECTOR_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.text(max_size=30), st.lists(st.text(max_size=5))
+)
+_HOSTILE_VECTOR = st.fixed_dictionaries(
+    {
+        "id": st.text(max_size=8),
+        "type": st.sampled_from(
+            ["line", "format", "payload", "parse-reply", "format-reply", "stream", "x"]
+        ),
+    },
+    optional={
+        "line": st.one_of(st.text(max_size=40), st.sampled_from(_SHAPES).map(str)),
+        "kind": st.sampled_from([*KINDS, "NOPE", ""]),
+        "payload": st.one_of(st.none(), st.text(max_size=40), st.just("[" * 5000)),
+        "stream_base64": st.text(max_size=20),
+        "expected": st.dictionaries(
+            st.sampled_from(["kind", "payload", "reason", "line", "error", "errors", "reply"]),
+            _VECTOR_VALUES,
+        ),
+    },
+)
+_VECTOR_FILES = st.one_of(
+    st.binary(max_size=300),
+    st.lists(_HOSTILE_VECTOR, max_size=4).map(
+        lambda vectors: json.dumps(
+            {"format": "bernstein-signals-conformance/1", "vectors": vectors}
+        ).encode()
+    ),
+)
+_HARNESS_ECHO = (
+    "import sys\nfor _ in sys.stdin: sys.stdout.buffer.write(open(sys.argv[1], 'rb').read())"
+)
+
+
+@_PROCESS_EXAMPLES
+@given(
+    document=_VECTOR_FILES,
+    harness=st.sampled_from(["python", "echo", "exit", "missing"]),
+    answer=st.one_of(st.binary(max_size=200), st.sampled_from([b"{}\n", b"[]\n", b"\xff\n"])),
+    known=st.one_of(st.none(), st.binary(max_size=60)),
+)
+def _drive_conformance(document: bytes, harness: str, answer: bytes, known: bytes | None) -> None:
+    with _scratch() as folder:
+        os.mkdir(folder / "v")
+        _file(folder / "v", b"v.json", document)
+        commands: dict[str, list[str | bytes]] = {
+            "python": [sys.executable, str(ROOT / "conformance" / "harness" / "python.py")],
+            "echo": [sys.executable, "-c", _HARNESS_ECHO, _file(folder, b"answer", answer)],
+            "exit": [sys.executable, "-c", "import sys; sys.exit(4)"],
+            "missing": [b"no-such-harness-\xff"],
+        }
+        command = commands[harness]
+        options: list[str | bytes] = ["--timeout", "5", "--vectors", str(folder / "v")]
+        if known is not None:
+            options += ["--known-failures", _file(folder, b"known.toml", known)]
+        outcome = _process(["conformance", *options, "--", *command], cwd=folder)
+    _check(outcome)
+
+
 DRIVERS: dict[str, Callable[[], Any]] = {
     "conform": _drive_conform,
+    "conformance": _drive_conformance,
     "diff": _drive_diff,
     "emit": _drive_emit,
     "generate": _drive_generate,
