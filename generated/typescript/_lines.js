@@ -2,6 +2,7 @@
 // Do not edit: change the sources and run `bernstein-signals generate`.
 /** What every line reader shares: a line as text, and the strict reading of a prefixed line. */
 import { loadObject } from "./_json.js";
+import { KIND_TOKEN } from "./_kind_token.js";
 import { LENIENT_WHITESPACE_CODES } from "./_whitespace.js";
 import { SIGNAL_KINDS, SIGNAL_PREFIX, TERMINAL_SIGNAL_KINDS } from "./kinds.js";
 
@@ -19,6 +20,26 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 export function newSignal(kind, payload, rawLine) {
   return { kind, payload, rawLine, isTerminal: TERMINALS.has(kind) };
+}
+
+/** A well-formed signal of a kind this vocabulary does not know: never terminal. */
+export function unknownSignal(kind, payload, rawLine) {
+  return { kind, payload, rawLine, isTerminal: false, unknownKind: true };
+}
+
+/** Whether `word` is the grammar's KIND token. */
+export function isKindToken(word) {
+  return KIND_TOKEN.test(word);
+}
+
+/** parsePrefixed that also reads a well-formed line of a kind it does not know. */
+export function parsePrefixedAny(line) {
+  const space = line.indexOf(" ", PREFIX_LENGTH);
+  const word = line.slice(PREFIX_LENGTH, space < 0 ? line.length : space);
+  if (!KIND_TOKEN.test(word)) return null;
+  const payload = space < 0 ? {} : loadObject(line.slice(space + 1));
+  if (payload === null) return null;
+  return KINDS.has(word) ? newSignal(word, payload, line) : unknownSignal(word, payload, line);
 }
 
 /** A line without its terminator, known to start with the prefix. */

@@ -10,7 +10,7 @@
  * (terminator excluded) is never a signal; a final line without "\n" counts;
  * "\r\n" is tolerated; a line that is not UTF-8 is plain output.
  */
-import { parsePrefixed } from "./_lines.js";
+import { parsePrefixed, parsePrefixedAny } from "./_lines.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./limits.js";
 import { SIGNAL_PREFIX } from "./kinds.js";
 
@@ -40,6 +40,7 @@ export class SignalScanner {
       throw new RangeError("maxLineBytes must be a whole number of at least 1");
     }
     this._limit = limit;
+    this._parse = options.unknownKinds === true ? parsePrefixedAny : parsePrefixed;
     this._lineNo = 1; // the number of the line being read
     this._pieces = []; // the start of an unfinished line that may still be a signal
     this._length = 0; // its bytes so far
@@ -124,7 +125,7 @@ export class SignalScanner {
     } catch {
       return; // not UTF-8: plain output
     }
-    const signal = parsePrefixed(text);
+    const signal = this._parse(text);
     if (signal !== null) records.push({ lineNo: this._lineNo, signal, raw: content.slice() });
   }
 }

@@ -370,6 +370,20 @@ test("validatePayload gives Ajv's (draft 2020-12) verdict for every kind's schem
   assert.deepEqual(binding.validatePayload("COMPLETED", []).map((e) => [e.pointer, e.rule]), [["", "type"]]);
 });
 
+test("unknownKinds: a well-formed line of a kind the vocabulary does not know", async () => {
+  const line = `${SIGNAL_PREFIX}PROGRESS_2 {"done":3}`;
+  assert.equal(parseSignal(line), null);
+  const signal = parseSignal(line, { unknownKinds: true });
+  assert.deepEqual(signal, { kind: "PROGRESS_2", payload: { done: 3 }, rawLine: line, isTerminal: false, unknownKind: true });
+  assert.equal(parseSignal(`${SIGNAL_PREFIX}progress`, { unknownKinds: true }), null);
+  assert.equal(parseSignal(`${SIGNAL_PREFIX}NEW {`, { unknownKinds: true }), null);
+  assert.equal(parseSignal(`${SIGNAL_PREFIX}COMPLETED`, { unknownKinds: true }).unknownKind, undefined);
+  assert.equal(parseSignal(`  ${SIGNAL_PREFIX} NEW `, { unknownKinds: true, lenient: true }).kind, "NEW");
+  const records = await collect(readSignals([`${line}\n${SIGNAL_PREFIX}COMPLETED\n`], { unknownKinds: true }));
+  assert.deepEqual(records.map((r) => [r.lineNo, r.signal.kind]), [[1, "PROGRESS_2"], [2, "COMPLETED"]]);
+  assert.notEqual(checkTerminalSignal([signal], { runId: "r" }), null);
+});
+
 test("iterSignals filters lines, and refuses one string", () => {
   const lines = ["log", `${SIGNAL_PREFIX}COMPLETED`, new TextEncoder().encode(`${SIGNAL_PREFIX}FAILED {}\n`), 7];
   assert.deepEqual([...binding.iterSignals(lines)].map((signal) => signal.kind), ["COMPLETED", "FAILED"]);

@@ -46,7 +46,9 @@ function toTagged(value) {
 }
 
 function signalOut(signal) {
-  return signal === null ? null : { kind: signal.kind, payload: toTagged(signal.payload), rawLine: signal.rawLine };
+  if (signal === null) return null;
+  const out = { kind: signal.kind, payload: toTagged(signal.payload), rawLine: signal.rawLine };
+  return { ...out, unknownKind: signal.unknownKind === true, isTerminal: signal.isTerminal };
 }
 
 async function answer(request) {
@@ -72,12 +74,12 @@ async function answer(request) {
       return { errors: binding.validatePayload(request.kind, payload).length };
     }
     case "parse":
-      return { signal: signalOut(binding.parseSignal(request.line, { lenient: request.lenient })) };
+      return { signal: signalOut(binding.parseSignal(request.line, { lenient: request.lenient, unknownKinds: request.unknownKinds })) };
     case "parse-bytes":
       return { signal: signalOut(binding.parseSignal(Buffer.from(request.hex, "hex"), { lenient: request.lenient })) };
     case "read": {
       const bytes = Buffer.from(request.hex, "hex");
-      const scanner = new binding.SignalScanner({ maxLineBytes: request.limit });
+      const scanner = new binding.SignalScanner({ maxLineBytes: request.limit, unknownKinds: request.unknownKinds });
       const records = [];
       let at = 0;
       for (const cut of [...request.cuts, bytes.length]) {

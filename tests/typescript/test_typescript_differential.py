@@ -23,6 +23,7 @@ from bernstein_signals import (
     MAX_NESTING_DEPTH,
     SignalKind,
     SignalScanner,
+    UnknownKindSignal,
     format_signal,
     parse_reply,
     parse_signal,
@@ -120,14 +121,16 @@ def _python_format(
         return None
 
 
-def _check_parse(harness: Harness, line: str, lenient: bool) -> None:
-    expected = parse_signal(line, lenient=lenient)
-    found = harness.ask(op="parse", line=line, lenient=lenient)["signal"]
+def _check_parse(harness: Harness, line: str, lenient: bool, unknown: bool = False) -> None:
+    expected = parse_signal(line, lenient=lenient, unknown_kinds=unknown)
+    found = harness.ask(op="parse", line=line, lenient=lenient, unknownKinds=unknown)["signal"]
     if expected is None:
         assert found is None, (line, found)
         return
     assert found is not None, line
-    assert found["kind"] == expected.kind.value
+    assert found["kind"] == str(expected.kind)
+    assert found["unknownKind"] == isinstance(expected, UnknownKindSignal)
+    assert found["isTerminal"] == expected.is_terminal
     assert found["rawLine"] == expected.raw_line
     assert _same(expected.payload, found["payload"]), (line, found["payload"])
 
@@ -166,7 +169,7 @@ _lines = st.one_of(
     st.text(max_size=30),
     st.builds(
         lambda kind, payload, junk: f"BERNSTEIN:{kind} {payload}{junk}",
-        st.sampled_from([*_KINDS, "COMPLETE", "question", ""]),
+        st.sampled_from([*_KINDS, "COMPLETE", "question", "", "NEW_KIND", "A1", "_X", "Ü"]),
         st.sampled_from(
             ['{"a":1}', "{}", '{"a":1e400}', '{"s":"\\ud800"}', '{"a":1 }', '{"a":[1,]}']
         )
@@ -184,12 +187,14 @@ _padding = st.text(st.sampled_from(f"{_WHITESPACE}\ufeffx"), max_size=3)
 
 @pytest.mark.timeout(600)
 @settings(max_examples=2500)
-@given(_lines, st.tuples(_padding, _padding, _padding), st.booleans())
-@example('BERNSTEIN:COMPLETED {"n":12345678901234567890}', ("", "", ""), False)
-@example("BERNSTEIN:  QUESTION \u3000{}", ("\x1c\x85", "", "\u2028"), True)
-@example("BERNSTEIN:COMPLETED", ("\ufeff", "", ""), True)
+@given(_lines, st.tuples(_padding, _padding, _padding), st.booleans(), st.booleans())
+@example('BERNSTEIN:COMPLETED {"n":12345678901234567890}', ("", "", ""), False, False)
+@example("BERNSTEIN:  QUESTION \u3000{}", ("\x1c\x85", "", "\u2028"), True, False)
+@example("BERNSTEIN:COMPLETED", ("\ufeff", "", ""), True, False)
+@example("BERNSTEIN:PROGRESS_2 {}", ("", "", ""), False, True)
+@example("BERNSTEIN: NEW  ", (" ", "", ""), True, True)
 def test_parse_reads_lines_as_python_does(
-    harness: Harness, line: str, padding: tuple[str, str, str], lenient: bool
+    harness: Harness, line: str, padding: tuple[str, str, str], lenient: bool, unknown: bool
 ) -> None:
     """Lenient lines get whitespace (Python's str.isspace set, and U+FEFF, which is not)
     before the line, after the prefix and after the line."""
@@ -199,7 +204,7 @@ def test_parse_reads_lines_as_python_does(
         if line.startswith(prefix):
             line = prefix + inside + line[len(prefix) :]
         line = before + line + after
-    _check_parse(harness, line, lenient)
+    _check_parse(harness, line, lenient, unknown)
 
 
 _VOCABULARY = load_vocabulary(ROOT / "schema", ROOT / "grammar" / "signal.lark")
@@ -238,7 +243,15 @@ def test_validate_payload_reports_what_python_reports(
 _stream_lines = st.one_of(
     st.binary(max_size=12),
     st.sampled_from(
-        [b"BERNSTEIN:COMPLETED", b'BERNSTEIN:FAILED {"reason":"x"}', b"BERNSTEIN:", b"BERN"]
+        [
+            b"BERNSTEIN:COMPLETED",
+            b'BERNSTEIN:FAILED {"reason":"x"}',
+            b"BERNSTEIN:",
+            b"BERN",
+            b"BERNSTEIN:NEW_KIND",
+            b'BERNSTEIN:NEW {"a":1}',
+            b"BERNSTEIN:new",
+        ]
     ),
     st.builds(
         lambda kind, payload: format_signal(kind, payload, validate=False).encode(),
@@ -255,22 +268,25 @@ _stream_lines = st.one_of(
     st.lists(st.tuples(_stream_lines, st.sampled_from([b"\n", b"\r\n", b"\r", b""])), max_size=8),
     st.lists(st.integers(0, 400), max_size=5),
     st.integers(1, 60),
+    st.booleans(),
 )
 def test_stream_reading_agrees(
-    harness: Harness, lines: list[tuple[bytes, bytes]], cuts: list[int], limit: int
+    harness: Harness, lines: list[tuple[bytes, bytes]], cuts: list[int], limit: int, unknown: bool
 ) -> None:
     """SignalScanner in both bindings: the same records (line number, kind, raw bytes) and
-    the same line count, for any chunking, terminators, invalid UTF-8 and line limit."""
+    the same line count, for any chunking, terminators, invalid UTF-8, line limit, and
+    with or without unknown kinds."""
     data = b"".join(line + end for line, end in lines)
     points = sorted(min(cut, len(data)) for cut in cuts)
     scanner = SignalScanner(max_line_bytes=limit)
+    scanner._unknown_kinds = unknown  # as read_signals(..., unknown_kinds=True) sets it
     records, at = [], 0
     for point in [*points, len(data)]:
         records += scanner.feed(data[at : max(at, point)])
         at = max(at, point)
     records += scanner.close()
-    expected = [[r.line_no, r.signal.kind.value, r.raw.hex()] for r in records]
-    found = harness.ask(op="read", hex=data.hex(), cuts=points, limit=limit)
+    expected = [[r.line_no, str(r.signal.kind), r.raw.hex()] for r in records]
+    found = harness.ask(op="read", hex=data.hex(), cuts=points, limit=limit, unknownKinds=unknown)
     assert found["records"] == expected, data
     assert found["lines"] == scanner.lines
 

@@ -98,3 +98,11 @@ def test_two_kinds_with_one_constructor_name_are_refused(vocabulary: Vocabulary)
     )
     with pytest.raises(SourceError, match="planDraft"):
         typescript.emit(odd)
+
+
+def test_a_grammar_whose_kind_token_the_readers_do_not_check_is_refused(
+    vocabulary: Vocabulary,
+) -> None:
+    grammar = dataclasses.replace(vocabulary.grammar, kind_pattern="[A-Z]+")
+    with pytest.raises(SourceError, match=r"typescript-kind.*\[A-Z\]\+"):
+        typescript.emit(dataclasses.replace(vocabulary, grammar=grammar))

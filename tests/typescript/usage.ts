@@ -76,6 +76,11 @@ async function run(source: AsyncIterable<Uint8Array>): Promise<string[]> {
 
 const problems: PayloadError[] = validatePayload("QUESTION", JSON.parse("{}"));
 const where: string[] = problems.map((problem) => `${problem.pointer} ${problem.rule} ${problem.detail}`);
+const any = parseSignal("BERNSTEIN:PROGRESS {}", { unknownKinds: true });
+const anyKind: string | undefined = any === null ? undefined : "unknownKind" in any ? any.kind : any.kind;
+// @ts-expect-error with unknownKinds a signal's kind is any string, not a SignalKind
+const narrow: SignalKind | undefined = any?.kind;
+const strictOne: StreamSignal | null = parseSignal("BERNSTEIN:COMPLETED");
 const kinds: string[] = [...iterSignals(["BERNSTEIN:COMPLETED", "log"])].map((signal) => signal.kind);
 // @ts-expect-error not a kind
 validatePayload("DONE", {});
@@ -98,4 +103,4 @@ try {
   }
 }
 
-export { answer, asked, bare, done, kinds, line, prefix, run, terminal, unchecked, version, where };
+export { anyKind, narrow, strictOne, answer, asked, bare, done, kinds, line, prefix, run, terminal, unchecked, version, where };

@@ -14,9 +14,9 @@ import json
 import re
 from types import ModuleType
 
-from ..errors import SourceError
+from ..errors import SourceError, one_line
 from ..model import Vocabulary
-from ..names import check_vocabulary
+from ..names import IDENTIFIER_KIND, check_vocabulary
 from ..roles import ROLES, check_roles, role_field
 from ._escape import js_comment_text, js_string
 from ._header import header_lines
@@ -146,6 +146,26 @@ def _whitespace(vocabulary: Vocabulary) -> str:
             _header(vocabulary),
             "/** The code points Python's str.isspace accepts: lenient mode's whitespace. */",
             f"export const LENIENT_WHITESPACE_CODES = Object.freeze({json.dumps(codes)});",
+        ]
+    )
+
+
+def _kind_token(vocabulary: Vocabulary) -> str:
+    """The grammar's KIND token, for readers of unknown kinds; the one pattern every target
+    checks KIND with (``names.IDENTIFIER_KIND``), which the grammar must spell."""
+    if vocabulary.grammar.kind_pattern != IDENTIFIER_KIND.pattern:
+        raise SourceError(
+            vocabulary.grammar.file_name,
+            "typescript-kind",
+            f"the readers check KIND as /{IDENTIFIER_KIND.pattern}/, but the grammar says"
+            f" /{one_line(vocabulary.grammar.kind_pattern)}/ (target {FOLDER})",
+        )
+    source = js_string(f"^(?:{IDENTIFIER_KIND.pattern})$")
+    return "\n".join(
+        [
+            _header(vocabulary),
+            "/** The grammar's KIND token, whole: what an unknown kind must look like. */",
+            f"export const KIND_TOKEN = new RegExp({source});",
         ]
     )
 
@@ -285,6 +305,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         **_limits(vocabulary),
         **_fields(vocabulary),
         "_whitespace.js": _whitespace(vocabulary),
+        "_kind_token.js": _kind_token(vocabulary),
         "validators.js": validators_module(vocabulary, header),
         "validators.d.ts": validators_declarations(header),
     }

@@ -16,43 +16,51 @@ import {
   LONGEST_KIND,
   PREFIX_LENGTH,
   SPACES,
+  isKindToken,
   lineText,
   newSignal,
   parsePrefixed,
+  parsePrefixedAny,
+  unknownSignal,
 } from "./_lines.js";
 import { SIGNAL_PREFIX } from "./kinds.js";
 
-function lenient(line) {
+function lenient(line, unknown) {
   LEADING_SPACE.lastIndex = 0;
   LEADING_SPACE.test(line);
   const begin = LEADING_SPACE.lastIndex;
   if (!line.startsWith(SIGNAL_PREFIX, begin)) return null;
   LENIENT_KIND.lastIndex = begin + PREFIX_LENGTH;
   const found = LENIENT_KIND.exec(line);
-  if (found === null || found[1].length > LONGEST_KIND || !KINDS.has(found[1])) return null;
+  if (found === null) return null;
+  const known = found[1].length <= LONGEST_KIND && KINDS.has(found[1]);
+  if (!known && (!unknown || !isKindToken(found[1]))) return null;
+  const make = known ? newSignal : unknownSignal;
   let end = line.length;
   while (end > begin && SPACES.has(line.charCodeAt(end - 1))) end -= 1;
   const stripped = line.slice(begin, end);
   const start = LENIENT_KIND.lastIndex - begin;
-  if (start >= stripped.length) return newSignal(found[1], {}, stripped);
+  if (start >= stripped.length) return make(found[1], {}, stripped);
   const payload = loadObject(stripped.slice(start));
-  return payload === null ? null : newSignal(found[1], payload, stripped);
+  return payload === null ? null : make(found[1], payload, stripped);
 }
 
 /**
  * The signal on `line`, or null when it is plain output. One trailing "\n" or
- * "\r\n" is tolerated. A payload that fails its schema still parses.
+ * "\r\n" is tolerated. A payload that fails its schema still parses. With
+ * `unknownKinds`, a well-formed line of a kind the vocabulary does not know is an
+ * unknown-kind signal (`unknownKind: true`, never terminal) instead of plain output.
  */
 export function parseSignal(line, options = {}) {
   try {
     let text = lineText(line);
     if (text === null) return null;
-    if (options !== null && typeof options === "object" && options.lenient === true) {
-      return lenient(text);
-    }
+    const given = options !== null && typeof options === "object" ? options : {};
+    const unknown = given.unknownKinds === true;
+    if (given.lenient === true) return lenient(text, unknown);
     if (!text.startsWith(SIGNAL_PREFIX)) return null;
     if (text.endsWith("\n")) text = text.slice(0, text.endsWith("\r\n") ? -2 : -1);
-    return parsePrefixed(text);
+    return unknown ? parsePrefixedAny(text) : parsePrefixed(text);
   } catch {
     return null; // a getter on options, or a stack too small: still plain output
   }

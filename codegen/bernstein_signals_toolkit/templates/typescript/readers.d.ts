@@ -1,8 +1,10 @@
-import type { SignalRecord } from "./signals.js";
+import type { AnySignalRecord, SignalRecord } from "./signals.js";
 
 export interface ReadOptions {
   /** Lines longer than this many bytes (terminator excluded) are never signals. */
   readonly maxLineBytes?: number;
+  /** Read a well-formed line of a kind the vocabulary does not know as an UnknownKindSignal. */
+  readonly unknownKinds?: boolean;
 }
 
 /** A chunk of a stream: bytes (a Node Buffer is one) or text, read as UTF-8. */
@@ -11,6 +13,7 @@ export type Chunk = Uint8Array | string;
 /** Push-style reader, for callers that own the read loop. */
 export declare class SignalScanner {
   constructor(options?: ReadOptions);
+  /** With unknownKinds, records may hold an UnknownKindSignal (see AnySignalRecord). */
   /** Lines seen so far (a final line without "\n" counts once closed). */
   readonly lines: number;
   /** The records the chunk completes. */
@@ -22,5 +25,9 @@ export declare class SignalScanner {
 /** The signal lines of a stream (a Node Readable, any async iterable of chunks), in bounded memory. */
 export declare function readSignals(
   source: AsyncIterable<Chunk> | Iterable<Chunk>,
-  options?: ReadOptions,
+  options?: ReadOptions & { readonly unknownKinds?: false },
 ): AsyncGenerator<SignalRecord, void, undefined>;
+export declare function readSignals(
+  source: AsyncIterable<Chunk> | Iterable<Chunk>,
+  options: ReadOptions,
+): AsyncGenerator<AnySignalRecord, void, undefined>;

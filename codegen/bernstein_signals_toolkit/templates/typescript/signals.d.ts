@@ -24,6 +24,29 @@ export type StreamSignal = {
   };
 }[SignalKind];
 
+/**
+ * A well-formed signal line of a kind this vocabulary does not know, as the readers give
+ * it with `unknownKinds: true`: its payload is strict JSON checked against no schema,
+ * and it is never terminal.
+ */
+export interface UnknownKindSignal {
+  readonly kind: string;
+  readonly payload: JsonObject;
+  readonly rawLine: string;
+  readonly isTerminal: false;
+  readonly unknownKind: true;
+}
+
+/** What the readers give with `unknownKinds: true`. */
+export type AnySignal = StreamSignal | UnknownKindSignal;
+
+/** One signal line of a stream, as readSignals yields it with `unknownKinds: true`. */
+export interface AnySignalRecord {
+  readonly lineNo: number;
+  readonly signal: AnySignal;
+  readonly raw: Uint8Array;
+}
+
 /** The signal of one kind. */
 export type SignalOf<K extends SignalKind> = Extract<StreamSignal, { kind: K }>;
 
