@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals import SignalPayloadError, format_signal
+from bernstein_signals import VOCABULARY_VERSION, SignalPayloadError, format_signal
 from bernstein_signals_toolkit.load import load_vocabulary
 from bernstein_signals_toolkit.shell_signature import (
     OPTION_SHOWN,
@@ -131,40 +131,50 @@ def test_any_value_formats_as_the_binding_or_fails_with_one_line(shell_name: str
 
 ARGUMENTS = st.lists(
     st.sampled_from(
-        ["q", "-3", "---", "--", "--id", "--options", "--help", "--bogus", "- s", "", "--Id", "x"]
+        [
+            *("q", "-3", "---", "--", "--id", "--options", "--help", "--bogus", "- s", "", "--Id"),
+            *("x", "--hint", "--reason", "--path", ".sdd/a.md", "--summary"),
+        ]
     ),
     max_size=6,
 )
+HELPERS = [name for name, sig in SIGNATURES.items() if not sig.unavailable]
 
 
 @pytest.mark.timeout(600)
-@settings(max_examples=150)
-@given(ARGUMENTS)
-def test_the_shell_parser_and_read_call_agree(arguments: list[str]) -> None:
+@pytest.mark.parametrize("helper", HELPERS)
+def test_the_shell_parser_and_read_call_agree(helper: str) -> None:
     """The language server's reading of a call is the helper's own: same refusal, same fields."""
-    sig = SIGNATURES["bernstein_question"]
-    call = read_call(sig, arguments)
-    result = run("bash", f'{FUNCTION}\nf bernstein_question "$@"', *arguments)
-    status = int(result.stderr.rsplit(b"status=", 1)[1])
-    if call.help:
-        assert (status, result.stdout.startswith(b"Usage: bernstein_question")) == (0, True)
-        return
-    if call.problems:
-        assert (status, result.stdout) == (2, b""), (call, result)
-        said = result.stderr.replace(b"; try --help)", b")").replace(b" (try --help)", b"")
-        assert f"bernstein_question: {call.problems[0].message}\n".encode() in said, (call, result)
-        return
+    sig = SIGNATURES[helper]
     repeatable = {param.name for param in sig.params if param.repeatable}
-    payload = {
-        name: [arguments[i] for i in indexes] if name in repeatable else arguments[indexes[-1]]
-        for name, indexes in call.values.items()
-    }
-    try:
-        expected = format_signal("QUESTION", payload)
-    except SignalPayloadError:
-        assert status == 2, (call, result)
-        return
-    assert (status, result.stdout) == (0, expected.encode() + b"\n"), (call, result)
+    stamps = {stamped.name: VOCABULARY_VERSION for stamped in sig.stamped}
+
+    @settings(max_examples=40)
+    @given(ARGUMENTS)
+    def check(arguments: list[str]) -> None:
+        call = read_call(sig, arguments)
+        result = run("bash", f'{FUNCTION}\nf {helper} "$@"', *arguments)
+        status = int(result.stderr.rsplit(b"status=", 1)[1])
+        if call.help:
+            assert (status, result.stdout.startswith(f"Usage: {helper}".encode())) == (0, True)
+            return
+        if call.problems:
+            assert (status, result.stdout) == (2, b""), (call, result)
+            said = result.stderr.replace(b"; try --help)", b")").replace(b" (try --help)", b"")
+            assert f"{helper}: {call.problems[0].message}\n".encode() in said, (call, result)
+            return
+        payload = {
+            name: [arguments[i] for i in indexes] if name in repeatable else arguments[indexes[-1]]
+            for name, indexes in call.values.items()
+        }
+        try:
+            expected = format_signal(sig.kind, {**payload, **stamps} or None)
+        except SignalPayloadError:
+            assert status == 2, (call, result)
+            return
+        assert (status, result.stdout) == (0, expected.encode() + b"\n"), (call, result)
+
+    check()
 
 
 PAYLOADS = st.fixed_dictionaries(

@@ -530,7 +530,8 @@ _bsig_unknown() {
   [ "${#_bsig_x}" -le @OPTION_SHOWN@ ] || _bsig_x=${_bsig_x%"${_bsig_x#@OPTION_SHOWN_ANY@}"}...
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
   for _bsig_e in $2; do _bsig_y="$_bsig_y, --${_bsig_e%+}"; done
-  _bsig_err "unknown option --$_bsig_x (${_bsig_y:+options: ${_bsig_y#, }; }try --help)"
+  if [ -n "$_bsig_y" ]; then _bsig_y="options: ${_bsig_y#, }"; else _bsig_y='it takes no option'; fi
+  _bsig_err "unknown option --$_bsig_x ($_bsig_y; try --help)"
   return 2
 }
 
