@@ -146,7 +146,7 @@ def help_text(sig: Signature, version: str) -> str:
         lines += ["", *_wrap(f"Not available in shell: {sig.unavailable}.", "")]
         lines += _wrap(_EMIT_NOTE.format(kind=sig.kind), "")
     elif sig.params:
-        lines += ["", *(_wrap(_RULE, "") if sig.options else []), "Arguments:"]
+        lines += ["", *([*_wrap(_RULE, ""), ""] if sig.options else []), "Arguments:"]
     for param in () if sig.unavailable else sig.params:
         name = f"{param.option} VALUE" if param.option else param.metavar
         if param.repeatable:

@@ -1739,6 +1739,7 @@ validators.
 An argument is an option only if it is one of the --NAME options below;
 anything else (-3, ---, - step, several lines) is a value. -- ends the
 options.
+
 Arguments:
   REASON
       string; must not be empty. What blocks the run, for the operator. It
@@ -1811,6 +1812,7 @@ adapter-specific extras are allowed beside `reason` and `vocabulary`.
 An argument is an option only if it is one of the --NAME options below;
 anything else (-3, ---, - step, several lines) is a value. -- ends the
 options.
+
 Arguments:
   --reason VALUE
       string. Why the run failed, for the operator: an exit status ("exit 2"),
@@ -1855,6 +1857,7 @@ can add optional fields without breaking older validators.
 An argument is an option only if it is one of the --NAME options below;
 anything else (-3, ---, - step, several lines) is a value. -- ends the
 options.
+
 Arguments:
   MARKDOWN
       string; must not be empty. The draft plan as markdown. Newlines travel
@@ -1938,6 +1941,7 @@ versions can add optional fields without breaking older validators.
 An argument is an option only if it is one of the --NAME options below;
 anything else (-3, ---, - step, several lines) is a value. -- ends the
 options.
+
 Arguments:
   QUESTION
       string; must not be empty. The question as the operator should see it.
