@@ -34,6 +34,7 @@ from bernstein_signals import (
     read_signals,
     validate_payload,
 )
+from bernstein_signals.scanning import strip_terminator
 
 __all__ = ["build", "main"]
 
@@ -65,7 +66,7 @@ def _line_input(data: bytes) -> dict[str, str]:
 
 def _cut(text: str, lenient: bool) -> tuple[str, str]:
     """Kind and payload text of a signal line, cut as the grammar (or the lenient reader) does."""
-    text = text.removesuffix("\n").removesuffix("\r") if not lenient else text.strip()
+    text = strip_terminator(text) if not lenient else text.strip()
     rest = text[len(SIGNAL_PREFIX) :]
     if lenient:
         parts = _WHITESPACE.split(rest.lstrip(), maxsplit=1)
