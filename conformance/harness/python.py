@@ -2,7 +2,7 @@
 
 Run it as ``bernstein-signals conformance -- python conformance/harness/python.py``.
 It reads payloads with integers exact (Python's ``json`` does), and answers
-payloads as canonical JSON text, so no digit is lost on the way back.
+payloads as JSON text (``json.dumps``), so no digit is lost on the way back.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from bernstein_signals import (
     read_signals,
     validate_payload,
 )
-from bernstein_signals._canonical_json import dump_canonical
 
 
 def _payload(text: str | None) -> Any:
@@ -51,7 +50,7 @@ def _line(vector: dict[str, Any]) -> dict[str, Any]:
     signal = parse_signal(line, lenient=vector.get("lenient", False))
     if signal is None:
         return {"kind": None, "payload": None}
-    return {"kind": str(signal.kind), "payload": dump_canonical(signal.payload)}
+    return {"kind": str(signal.kind), "payload": json.dumps(signal.payload)}
 
 
 def _format(vector: dict[str, Any]) -> dict[str, Any]:
@@ -68,7 +67,7 @@ def _check(vector: dict[str, Any]) -> dict[str, Any]:
 
 def _parse_reply(vector: dict[str, Any]) -> dict[str, Any]:
     reply = parse_reply(vector["line"])
-    return {"reply": None if reply is None else dump_canonical(dict(reply))}
+    return {"reply": None if reply is None else json.dumps(dict(reply))}
 
 
 def _format_reply(vector: dict[str, Any]) -> dict[str, Any]:

@@ -301,3 +301,23 @@ def test_judge_never_raises_on_any_answer(answer: dict[str, Any], kind: str) -> 
     expected = expectations[kind]
     verdict = judge(Vector("v", kind, {}, expected, "t"), answer)
     assert verdict is None or "\n" not in verdict
+
+
+@pytest.mark.timeout(60)
+def test_per_vector_runs_a_harness_that_reads_all_of_stdin(tmp_path: Path) -> None:
+    folder = write_vectors(tmp_path, [OTHER, {**OTHER, "id": "three"}])
+    once = [
+        sys.executable,
+        "-c",
+        "import json, sys; vector = json.loads(sys.stdin.read());"
+        " print(json.dumps({'id': vector['id'], 'kind': None, 'payload': None}))",
+    ]
+    status, out, _ = conformance("--per-vector", "--vectors", str(folder), "--", *once)
+    assert (status, out.splitlines()[-1]) == (
+        0,
+        "2 vectors: 2 passed, 0 failed, 0 known failures, 0 listed but passing, 0 unsupported",
+    )
+    # The same harness waits for the end of stdin forever when it is kept running.
+    status, out, _ = conformance("--timeout", "1", "--vectors", str(folder), "--", *once)
+    assert status == 1
+    assert "FAIL two: no answer within 1 s" in out

@@ -1,4 +1,5 @@
-"""The implementation under test as one long-running process speaking JSON Lines.
+"""The implementation under test as one long-running process speaking JSON Lines
+(or, with ``per_vector``, one process per vector).
 
 Each request is one line of JSON (ASCII: every other character escaped, so no
 reader splits it) on the harness's stdin; its answer is one line of JSON on
@@ -44,11 +45,16 @@ class Answer:
 
 
 class Harness:
-    """Started on first use; :meth:`ask` sends one request and waits ``timeout`` seconds."""
+    """Started on first use; :meth:`ask` sends one request and waits ``timeout`` seconds.
 
-    def __init__(self, command: Sequence[str], timeout: float) -> None:
+    ``per_vector``: a fresh process for each vector, its stdin closed after the
+    request, for implementations that read all of stdin and answer once.
+    """
+
+    def __init__(self, command: Sequence[str], timeout: float, per_vector: bool = False) -> None:
         self._command = list(command)
         self._timeout = timeout
+        self._per_vector = per_vector
         self._stack = ExitStack()
         self._group: ProcessGroup | None = None
         self._process: subprocess.Popen[bytes] | None = None
@@ -133,12 +139,16 @@ class Harness:
                 except BrokenPipeError:
                     return self._died(self._exit_text())
                 data = data[written:]
+                if not data and self._per_vector:
+                    process.stdin.close()
             if readable:
                 chunk = os.read(stdout, _READ)
                 if not chunk:
                     return self._died(self._exit_text())
                 self._buffer += chunk
         self._deaths = 0
+        if self._per_vector:
+            self._stop()
         try:
             return Answer(json.loads(line.decode("utf-8")))
         except (UnicodeDecodeError, ValueError, RecursionError):

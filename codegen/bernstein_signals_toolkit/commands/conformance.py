@@ -66,6 +66,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help='TOML: ["<vector id>"] tables, each with a reason, that the harness may fail',
     )
     parser.add_argument(
+        "--per-vector",
+        action="store_true",
+        help="start the harness once per vector and close its stdin after the vector"
+        " (slow: for harnesses that read all of stdin and answer once)",
+    )
+    parser.add_argument(
         "--allow-unsupported",
         action="store_true",
         help="exit 0 even when the harness answers some vectors 'unsupported' (they are counted)",
@@ -82,11 +88,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _kit_dirs() -> list[Path]:
-    checkout = Path(__file__).resolve().parents[3]
-    folders = [checkout / folder for folder in KIT_DIRS]
-    if not all(folder.is_dir() for folder in folders):
-        raise UsageError("the kit's vectors are not beside this toolkit; pass --vectors DIR")
-    return folders
+    """The kit's folders in the checkout this toolkit runs from (an installed one has none)."""
+    for root in Path(__file__).resolve().parents:
+        folders = [root / folder for folder in KIT_DIRS]
+        if all(folder.is_dir() for folder in folders):
+            return folders
+    raise UsageError("the kit's vectors are not beside this toolkit; pass --vectors DIR")
 
 
 def _known_failures(path: Path | None, ids: set[str]) -> Mapping[str, str]:
@@ -114,10 +121,10 @@ def _known_failures(path: Path | None, ids: set[str]) -> Mapping[str, str]:
 
 
 def _run_all(
-    command: Sequence[str], vectors: Sequence[Vector], timeout: float, known: Mapping[str, str]
+    args: argparse.Namespace, vectors: Sequence[Vector], known: Mapping[str, str]
 ) -> list[_Result]:
     results: list[_Result] = []
-    with Harness(command, timeout) as harness:
+    with Harness(command_of(args), args.timeout, args.per_vector) as harness:
         for vector in vectors:
             answer = harness.ask(dict(vector.request))
             unsupported = unsupported_reason(answer.value)
@@ -161,7 +168,7 @@ def _report(results: Sequence[_Result], output: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    command = command_of(args)
+    command_of(args)  # a missing command is a usage error before any file is read
     if not 0 < args.timeout <= 3600:
         raise UsageError("--timeout must be more than 0 and at most 3600 seconds")
     folders = args.vectors or _kit_dirs()
@@ -170,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("no vectors to run")
     known = _known_failures(args.known_failures, {vector.id for vector in vectors})
     try:
-        results = _run_all(command, vectors, args.timeout, known)
+        results = _run_all(args, vectors, known)
     except CommandNotRunnable as exc:
         print(f"bernstein-signals: error: {exc}", file=sys.stderr)
         return 2
