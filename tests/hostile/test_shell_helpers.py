@@ -207,9 +207,14 @@ def test_ask_on_hostile_reply_lines(shell: str) -> None:
 
 
 def test_a_nul_in_a_reply_is_refused_where_the_shell_can_see_it() -> None:
+    """zsh's read keeps a NUL: that line is skipped with a note, as ask() skips a bad line,
+    and the next reply is the answer (the other shells' read drops the NUL before any check)."""
     shell_command("zsh")
-    result = run("zsh", "bernstein_ask Q", stdin=b'{"in_reply_to":null,"answer":"a\x00b"}\n')
-    assert result.status == 3
+    replies = b'{"in_reply_to":null,"answer":"a\x00b"}\n{"in_reply_to":null,"answer":"ok"}\n'
+    result = run("zsh", 'bernstein_ask --var a Q && printf "<%s>" "$a"', stdin=replies)
+    assert result.status == 0
+    assert result.stdout.endswith(b"<ok>")
+    assert result.stderr.count(b"\n") == 1
     assert b"NUL" in result.stderr
 
 
