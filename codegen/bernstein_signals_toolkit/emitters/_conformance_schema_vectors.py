@@ -5,7 +5,9 @@ Each vector's expected errors are worked out here from the one keyword it
 exercises (lengths counted in code points, patterns matched as ECMA-262 with
 the ``u`` flag through :func:`..ecma_regex.translate`), so the vectors are an
 oracle independent of any binding's validator. A property using a keyword
-this module does not model gets its examples and omission vectors only.
+this module does not model, or a pattern ``translate`` refuses, gets its
+examples and omission vectors only; a bound above :data:`MAX_BOUND` gets no
+vector at that bound (its value would be as large as the bound).
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..ecma_regex import translate
+from ..ecma_regex import EcmaPatternError, translate
 from ..json_pointer import child
 from ..model import Kind, Vocabulary
 
-__all__ = ["schema_vectors"]
+__all__ = ["MAX_BOUND", "schema_vectors"]
+
+MAX_BOUND = 4096
+"""The largest length or item bound that gets boundary vectors."""
 
 _MODELLED = frozenset(
     {"type", "minLength", "maxLength", "pattern", "items", "minItems", "maxItems", "uniqueItems"}
@@ -51,6 +56,11 @@ def _modelled(schema: Mapping[str, Any]) -> bool:
     keys = {key for key in schema if not key.startswith(_ANNOTATION)}
     if not keys <= _MODELLED or "type" not in schema:
         return False
+    if "pattern" in schema:
+        try:
+            translate(schema["pattern"])
+        except EcmaPatternError:
+            return False
     items = schema.get("items")
     return items is None or (isinstance(items, dict) and _modelled(items) and "items" not in items)
 
@@ -106,12 +116,12 @@ def _errors(schema: Mapping[str, Any], value: object, pointer: str) -> list[list
 
 def _strings(schema: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """Boundary strings: each length bound at and past it."""
-    if "minLength" in schema:
+    if "minLength" in schema and schema["minLength"] <= MAX_BOUND:
         low = schema["minLength"]
         yield f"minLength {low}", "a" * low
         if low > 0:
             yield f"minLength {low} - 1", "a" * (low - 1)
-    if "maxLength" in schema:
+    if "maxLength" in schema and schema["maxLength"] < MAX_BOUND:
         high = schema["maxLength"]
         yield f"maxLength {high}", "a" * high
         yield f"maxLength {high} + 1", "a" * (high + 1)
@@ -130,11 +140,10 @@ def _values(schema: Mapping[str, Any], examples: list[object]) -> Iterator[tuple
         yield from _strings(schema)
     if "array" in types:
         item = next((v for e in examples if isinstance(e, list) for v in e), "a")
-        if "minItems" in schema:
+        if 0 < schema.get("minItems", 0) <= MAX_BOUND:
             yield f"minItems {schema['minItems']}", [item] * schema["minItems"]
-            if schema["minItems"] > 0:
-                yield f"minItems {schema['minItems']} - 1", [item] * (schema["minItems"] - 1)
-        if "maxItems" in schema:
+            yield f"minItems {schema['minItems']} - 1", [item] * (schema["minItems"] - 1)
+        if schema.get("maxItems", MAX_BOUND) < MAX_BOUND:
             yield f"maxItems {schema['maxItems']} + 1", [item] * (schema["maxItems"] + 1)
         if schema.get("uniqueItems"):
             yield "uniqueItems, a repeated item", [item, item]
