@@ -76,3 +76,14 @@ def test_shell_helpers_pass_every_format_vector_they_can_express() -> None:
         assert result["detail"].startswith(SHELL_REASONS), result
     # Without --allow-unsupported the same run is not a pass.
     assert conformance("--type", "format", "--", *harness)[0] == 1
+
+
+@pytest.mark.timeout(240)
+def test_the_validator_reports_every_stream_vectors_diagnostics() -> None:
+    streams = [vector for vector in kit_vectors() if vector["type"] == "stream"]
+    checked = sum("diagnostics" in vector["expected"] for vector in streams)
+    assert checked >= 60  # every log corpus case that needs no options
+    harness = [sys.executable, str(HARNESSES / "validate.py")]
+    report = _report("--type", "stream", "--", *harness)
+    assert report["status"] == 0, report["results"]
+    assert (report["total"], report["passed"]) == (len(streams), len(streams))

@@ -321,3 +321,13 @@ def test_per_vector_runs_a_harness_that_reads_all_of_stdin(tmp_path: Path) -> No
     status, out, _ = conformance("--timeout", "1", "--vectors", str(folder), "--", *once)
     assert status == 1
     assert "FAIL two: no answer within 1 s" in out
+
+
+def test_stream_diagnostics_are_compared_when_the_answer_gives_them() -> None:
+    expected = {"kinds": ["COMPLETED"], "terminal": True, "diagnostics": ["BS301", "BS101"]}
+    vector = Vector("s", "stream", {}, expected, "t")
+    answer = {"id": "s", "kinds": ["COMPLETED"], "terminal": True}
+    assert judge(vector, answer) is None
+    assert judge(vector, {**answer, "diagnostics": ["BS301", "BS101"]}) is None
+    verdict = judge(vector, {**answer, "diagnostics": ["BS101", "BS301"]})
+    assert verdict == 'diagnostics ["BS101", "BS301"], expected ["BS301", "BS101"]'

@@ -82,6 +82,10 @@ def _is_errors(value: object) -> bool:
     )
 
 
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
 def _written(expected: Mapping[str, Any]) -> bool:
     if ("line" in expected) == ("error" in expected):
         return False
@@ -103,11 +107,11 @@ _EXPECTED: Mapping[str, tuple[str, Callable[[Mapping[str, Any]], bool]]] = {
     "payload": ("errors: a list of {pointer, rule} strings", lambda e: _is_errors(e.get("errors"))),
     "parse-reply": ("reply (JSON text or null)", lambda e: "reply" in e and _json_text(e["reply"])),
     "stream": (
-        "kinds (a list of strings) and terminal (a boolean)",
+        "kinds (a list of strings), terminal (a boolean), maybe diagnostics (strings)",
         lambda e: (
-            isinstance(e.get("kinds"), list)
-            and all(isinstance(kind, str) for kind in e["kinds"])
+            _strings(e.get("kinds"))
             and isinstance(e.get("terminal"), bool)
+            and _strings(e.get("diagnostics", []))
         ),
     ),
 }
@@ -253,7 +257,10 @@ def _differs(vector: Vector, answer: Mapping[str, Any]) -> str | None:
     if vector.type == "parse-reply":
         why = _json_text_equal(expected["reply"], answer.get("reply"))
         return None if why is None else f"reply {_shown(answer.get('reply'))}: {why}"
-    for key in ("kinds", "terminal"):
+    keys = ["kinds", "terminal"]
+    if "diagnostics" in answer and "diagnostics" in expected:  # a stream checker's codes
+        keys.append("diagnostics")
+    for key in keys:
         if answer.get(key) != expected[key]:
             return f"{key} {_shown(answer.get(key))}, expected {_shown(expected[key])}"
     return None
