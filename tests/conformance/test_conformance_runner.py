@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,7 @@ from bernstein_signals_toolkit.commands._conformance_vectors import (
 )
 from bernstein_signals_toolkit.emitters._conformance_categories import FORMAT_ERRORS
 from conformance.conformance_support import (
+    CLI,
     HARNESSES,
     KIT_VECTORS,
     PYTHON_HARNESS,
@@ -331,3 +335,25 @@ def test_stream_diagnostics_are_compared_when_the_answer_gives_them() -> None:
     assert judge(vector, {**answer, "diagnostics": ["BS301", "BS101"]}) is None
     verdict = judge(vector, {**answer, "diagnostics": ["BS101", "BS301"]})
     assert verdict == 'diagnostics ["BS101", "BS301"], expected ["BS301", "BS101"]'
+
+
+@pytest.mark.timeout(60)
+def test_an_interrupt_reaches_the_harness_and_ends_the_run(tmp_path: Path) -> None:
+    folder = write_vectors(tmp_path / "v", [LINE, {**LINE, "id": "two"}])
+    started = tmp_path / "started"
+    quiet = "import signal; signal.signal(signal.SIGINT, signal.SIG_DFL)"  # no traceback
+    body = f"{quiet}\nopen({str(started)!r}, 'w').close()\ntime.sleep(30)"
+    runner = subprocess.Popen(
+        [*CLI, "--vectors", str(folder), "--", *_script(body)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 20
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    runner.send_signal(signal.SIGINT)
+    out, err = runner.communicate(timeout=30)
+    assert runner.returncode == 128 + signal.SIGINT
+    assert out == b""
+    assert err.decode().splitlines() == ["bernstein-signals: error: interrupted by SIGINT"]

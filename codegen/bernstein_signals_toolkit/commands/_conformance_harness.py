@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ToolkitError, one_line
-from ._process import ProcessGroup, exit_reason
+from ._process import ProcessGroup, exit_reason, signal_name
 
 __all__ = ["MAX_ANSWER_BYTES", "MAX_RESTARTS", "Answer", "Harness", "HarnessGaveUp"]
 
@@ -33,7 +33,11 @@ _READ = 1 << 16
 
 
 class HarnessGaveUp(ToolkitError):
-    """The harness keeps dying: no later answer can be trusted."""
+    """The harness keeps dying (exit 2), or a signal to us ended the run (128+N)."""
+
+    def __init__(self, message: str, exit_status: int = 2) -> None:
+        super().__init__(message)
+        self.exit_status = exit_status
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,8 @@ class Harness:
         self._deaths += 1
         self._stop(kill=True)
         if self.interrupted is not None:
-            raise HarnessGaveUp(f"interrupted by signal {self.interrupted}")
+            name = signal_name(self.interrupted)
+            raise HarnessGaveUp(f"interrupted by SIG{name}", 128 + self.interrupted)
         if self._deaths >= MAX_RESTARTS:
             raise HarnessGaveUp(
                 f"the harness failed {MAX_RESTARTS} vectors in a row (last: {why}); stopping"
@@ -111,6 +116,8 @@ class Harness:
         return "the harness exited" + ("" if code is None else f" ({exit_reason(code)})")
 
     def ask(self, request: dict[str, Any]) -> Answer:
+        if self._group is not None and self._group.interrupted is not None:
+            return self._died("interrupted")  # a harness that survived the signal: stop
         group, process = self._start()
         assert process.stdin is not None
         assert process.stdout is not None

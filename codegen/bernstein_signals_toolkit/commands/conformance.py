@@ -6,7 +6,8 @@ line as JSON on stdin, answering each with one line of JSON on stdout
 ``--vectors DIR``) runs through it; the report lists each failure and a
 summary. Exit 0 when every vector passes, or fails as ``--known-failures``
 lists it with a reason; 1 when any other fails or a listed one passes (the list
-must not go stale); 2 for a usage error or a harness that cannot run.
+must not go stale); 2 for a usage error or a harness that cannot run or keeps
+dying; 128+N when signal N (forwarded to the harness's process group) ends the run.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from ..emitters._conformance_categories import VECTOR_TYPES
 from ..errors import UsageError, one_line
 from ..sources import OUTPUT_DIR
-from ._conformance_harness import Harness, HarnessGaveUp
+from ._conformance_harness import Harness
 from ._conformance_vectors import Vector, judge, load_vectors, unsupported_reason
 from ._process import CommandNotRunnable, add_command_argument, command_of
 
@@ -181,8 +182,6 @@ def run(args: argparse.Namespace) -> int:
     except CommandNotRunnable as exc:
         print(f"bernstein-signals: error: {exc}", file=sys.stderr)
         return 2
-    except HarnessGaveUp as exc:
-        raise UsageError(str(exc)) from None
     _report(results, args.format)
     sys.stdout.flush()
     accepted = {"pass", "known", *(["unsupported"] if args.allow_unsupported else [])}
