@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import subprocess
@@ -108,9 +109,25 @@ def _check_each_target(schema: Path, grammar: Path, folder: Path, scratch: Path)
             for name in SHELLS:
                 library = out / "shell" / "bernstein-signals.sh"
                 check_shell(shell_command(name), library, *_shell_facts(schema, grammar), scratch)
+        elif target == "conformance":
+            _check_conformance(out / "conformance")
         else:
             assert target == "docs", f"no hostile-source check for the target {target}"
             _check_docs((out / "docs" / "vocabulary.md").read_text(encoding="utf-8"))
+
+
+def _check_conformance(folder: Path) -> None:
+    """The kit's generated half: every JSON file parses, and its README's header comment
+    closes on its own line (a first check; the kit's own tests check the vectors)."""
+    files = sorted(path for path in folder.rglob("*") if path.is_file())
+    assert files, folder
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".json":
+            json.loads(text)
+        elif path.suffix == ".md":
+            assert text.startswith("<!--\n"), path
+            assert text.index("-->") == text.index("\n-->\n") + 1, path
 
 
 def _check_docs(text: str) -> None:
