@@ -54,6 +54,12 @@ def strip_terminator(line: str | bytes) -> str | bytes:
     return line
 
 
+def _past_last_newline(buffer: bytes, begin: int, end: int) -> int:
+    """Just past the last "\\n" in ``buffer[begin:end]``; ``begin`` when there is none."""
+    newline = buffer.rfind(b"\n", begin, end)
+    return begin if newline < 0 else newline + 1
+
+
 class Readable(Protocol):
     """A file or pipe, binary or text: anything with ``read`` (``read1`` is used when present)."""
 
@@ -151,7 +157,7 @@ class LineScanner:
             self._carry.clear()
             self._line_no = self._lines_in(head, 0, len(head), found)
             begin = newline + 1
-        end = chunk.rfind(b"\n", begin) + 1 or begin
+        end = _past_last_newline(chunk, begin, len(chunk))
         if end > begin:
             self._line_no = self._lines_in(chunk, begin, end, found)
         if end < len(chunk):
@@ -205,7 +211,7 @@ class LineScanner:
         position = haystack.find(needle, begin - offset, end - offset)
         while position >= 0:
             hit = position + offset
-            hits.append(buffer.rfind(b"\n", begin, hit) + 1 or begin)
+            hits.append(_past_last_newline(buffer, begin, hit))
             position = haystack.find(needle, buffer.find(b"\n", hit) - offset, end - offset)
         return hits
 
