@@ -340,3 +340,21 @@ def test_the_json_string_token_is_a_json_string(text: str, ascii_only: bool) -> 
     assert JSON_STRING.match(written[:-1]).end() == len(written) - 1  # type: ignore[union-attr]
     tokens = [m.group() for m in JSON_TOKEN.finditer("[" + written + ",{}]")]
     assert tokens == ["[", written, "{", "}", "]"]
+
+
+def test_the_plan_folder_is_the_schemas() -> None:
+    """The plan folder's one home is the schemas' path pattern; the binding's PLAN_DIR and the
+    shell emitter's recogniser of the rule are held to it (both are copied verbatim, so a
+    test, not an import, keeps them equal).
+    """
+    from bernstein_signals.plans import PLAN_DIR
+    from bernstein_signals_toolkit.shell_checks import SDD_PATH_PATTERN
+
+    patterns = set()
+    for path in sorted((ROOT / "schema").glob("*.schema.json")):
+        for prop in json.loads(path.read_text(encoding="utf-8")).get("properties", {}).values():
+            pattern = prop.get("pattern", "") if isinstance(prop, dict) else ""
+            if "sdd" in pattern:
+                patterns.add(pattern)
+    assert patterns == {SDD_PATH_PATTERN}
+    assert SDD_PATH_PATTERN.startswith("^" + re.escape(PLAN_DIR) + "(?:/")
