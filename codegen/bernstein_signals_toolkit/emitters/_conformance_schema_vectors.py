@@ -154,8 +154,47 @@ def _values(schema: Mapping[str, Any], examples: list[object]) -> Iterator[tuple
                 yield f"items: {what}", [value]
 
 
+def _line(
+    kind: Kind, what: str, line: str, lenient: bool, *, payload: str | None, reason: str
+) -> Any:
+    """A line vector; ``payload`` is the JSON text the reader finds, None: not a signal."""
+    return {
+        "id": f"schema/{kind.name}/line: {what}/{'lenient' if lenient else 'strict'}",
+        "type": "line",
+        "line": line,
+        "lenient": lenient,
+        "expected": {
+            "kind": None if payload is None else kind.name,
+            "payload": payload,
+            "reason": reason,
+        },
+    }
+
+
+def _near_misses(kind: Kind, prefix: str) -> Iterator[dict[str, Any]]:
+    """The kind's line written right, and as seed-style writers get it wrong."""
+    name, text = kind.name, _json(kind.examples[0]) if kind.examples else "{}"
+    bare = "signal-invalid-payload" if kind.required else "signal"
+    for lenient in (False, True):
+        read, kept = (text, "signal") if lenient else (None, "lenient-only")
+        empty = "{}" if lenient else None
+        yield _line(kind, "no payload", f"{prefix}{name}", lenient, payload="{}", reason=bare)
+        reason = bare if lenient else kept
+        yield _line(
+            kind, "leading space", f" {prefix}{name}", lenient, payload=empty, reason=reason
+        )
+        for what, line in (
+            ("two spaces", f"{name}  {text}"),
+            ("trailing space", f"{name} {text} "),
+        ):
+            yield _line(kind, what, prefix + line, lenient, payload=read, reason=kept)
+        for what, line in (("kind in lower case", name.lower()), ("no space", f"{name}{text}")):
+            yield _line(kind, what, prefix + line, lenient, payload=None, reason="not-a-signal")
+
+
 def _kind_vectors(kind: Kind, prefix: str) -> Iterator[dict[str, Any]]:
     examples = kind.examples
+    yield from _near_misses(kind, prefix)
     for number, example in enumerate(examples, 1):
         text = _json(example)
         yield _payload(kind, f"example {number}", example, [])
