@@ -16,6 +16,7 @@ __all__ = [
     "BOUNDS",
     "COUNTS",
     "MESSAGE_SHAPE",
+    "NOT_OBJECT",
     "SIZE_RULES",
     "message",
     "plain_messages",
@@ -42,6 +43,8 @@ COUNTS: Final[tuple[tuple[str, Literal["any", "one"], str], ...]] = (
     ("anyOf", "any", "must match at least one of the anyOf schemas"),
     ("oneOf", "one", "must match exactly one of the oneOf schemas"),
 )
+NOT_OBJECT: Final = "must be a JSON object"
+"""The one error for a payload that is no object at all, before any schema rule runs."""
 MESSAGE_SHAPE: Final = (
     "it must be a non-empty string, or an object mapping keywords of its schema to"
     " non-empty strings"

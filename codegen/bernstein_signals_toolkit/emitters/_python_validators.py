@@ -14,6 +14,7 @@ import json
 
 from ..model import SchemaDocument, Vocabulary
 from ..schema_compiler import compile_document, compile_schema
+from ..schema_messages import NOT_OBJECT
 from ._header import python_header
 from ._python_checks import PythonChecks, PythonModule
 
@@ -80,7 +81,7 @@ def _prelude(module: PythonModule) -> list[str]:
         "",
         '__all__ = ["validate_payload", "validate_reply"]',
         "",
-        '_NOT_OBJECT: Final = "must be a JSON object"',
+        f"_NOT_OBJECT: Final = {NOT_OBJECT!r}",
         *(f"{name}: Final = {expression}" for name, expression in module.constants.items()),
         "",
     ]

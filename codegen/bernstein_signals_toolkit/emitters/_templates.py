@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from pathlib import Path, PurePosixPath
+from types import ModuleType
 
-__all__ = ["TEMPLATES", "template_names", "template_source", "template_text"]
+from ..errors import SourceError
+
+__all__ = [
+    "TEMPLATES",
+    "python_runtime_module",
+    "template_names",
+    "template_source",
+    "template_text",
+]
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -39,3 +50,21 @@ def template_names(folder: str, suffix: str) -> list[str]:
     if not root.is_dir():
         return []
     return sorted(f"{folder}/{path.name}" for path in root.iterdir() if path.name.endswith(suffix))
+
+
+@functools.cache
+def python_runtime_module(name: str) -> ModuleType:
+    """A standard-library-only module of the Python binding's runtime, loaded from its template.
+
+    Other targets read values whose home is the binding (limits, the whitespace set) from
+    there, without importing the binding the generator writes.
+    """
+    relative = f"python/{name}.py"
+    spec = importlib.util.spec_from_file_location(
+        f"_bernstein_runtime_{name}", TEMPLATES / relative
+    )
+    if spec is None or spec.loader is None:
+        raise SourceError(template_source(relative), "template", "cannot load the runtime module")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

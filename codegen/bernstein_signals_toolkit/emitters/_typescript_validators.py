@@ -9,11 +9,11 @@ import json
 
 from ..model import SchemaDocument, Vocabulary
 from ..schema_compiler import compile_document, compile_schema
+from ..schema_messages import NOT_OBJECT
 from ._escape import js_string
 from ._typescript_checks import JsChecks, JsModule
 
 __all__ = [
-    "NOT_OBJECT",
     "TARGET",
     "schema_module",
     "validators_declarations",
@@ -22,8 +22,6 @@ __all__ = [
 
 TARGET = "typescript"
 """The column of ``keywords.KEYWORDS`` this module compiles."""
-NOT_OBJECT = "must be a JSON object"
-"""The error for a payload that is no object (the Python binding's ``_NOT_OBJECT``)."""
 
 
 def _check_function(document: SchemaDocument, module: JsModule, name: str) -> list[str]:

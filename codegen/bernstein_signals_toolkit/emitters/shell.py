@@ -12,11 +12,9 @@ payload gets a helper that says so and fails, and nothing else changes.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
 import sys
-from types import ModuleType
 
 from ..errors import SourceError
 from ..model import Vocabulary
@@ -33,7 +31,7 @@ from ..shell_signature import ASK_OPTIONS, OPTION_REST, OPTION_SHOWN, signature
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
 from ._header import python_header
 from ._shell_kinds import FUNCTION_NAMES, TABLE_NAMES, VARIABLE_NAMES, kind_functions
-from ._templates import TEMPLATES, template_text
+from ._templates import python_runtime_module, template_text
 
 __all__ = ["LIBRARY", "emit", "help_texts"]
 # help_texts: re-exported for callers of the emitter (its home is shell_help).
@@ -64,18 +62,6 @@ def _wrapper(name: str, quiet: bool) -> list[str]:
     ]
 
 
-def _binding_limits() -> ModuleType:
-    """The Python binding's limits module, read from its template: one home for the limits."""
-    spec = importlib.util.spec_from_file_location(
-        "_bernstein_binding_limits", TEMPLATES / "python" / "limits.py"
-    )
-    if spec is None or spec.loader is None:
-        raise SourceError("templates/python/limits.py", "shell", "cannot load the binding's limits")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _float_limit() -> str:
     """The digits of the least number Python's float() rounds to infinity.
 
@@ -90,7 +76,7 @@ def _float_limit() -> str:
 
 
 def _limit_markers() -> dict[str, str]:
-    limits = _binding_limits()
+    limits = python_runtime_module("limits")
     depth: int = limits.MAX_NESTING_DEPTH
     digits: int = limits.MAX_INTEGER_DIGITS
     float_limit = _float_limit()

@@ -9,10 +9,8 @@ The limits come from the Python binding's own modules, their one home.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-from types import ModuleType
 
 from ..errors import SourceError, one_line
 from ..model import Vocabulary
@@ -20,7 +18,7 @@ from ..names import IDENTIFIER_KIND, check_vocabulary
 from ..roles import ROLES, check_roles, role_field
 from ._escape import js_comment_text, js_string
 from ._header import header_lines
-from ._templates import TEMPLATES, template_names, template_text
+from ._templates import python_runtime_module, template_names, template_text
 from ._typescript_types import (
     constructor_name,
     constructors_declarations,
@@ -99,20 +97,8 @@ def _header(vocabulary: Vocabulary) -> str:
     return "\n".join(f"// {js_comment_text(line)}" for line in header_lines(vocabulary))
 
 
-def _python_module(name: str) -> ModuleType:
-    """A module of the Python binding's runtime, read from its template (standard library only)."""
-    spec = importlib.util.spec_from_file_location(
-        f"_bernstein_binding_{name}", TEMPLATES / "python" / f"{name}.py"
-    )
-    if spec is None or spec.loader is None:
-        raise SourceError(f"templates/python/{name}.py", FOLDER, "cannot load the binding module")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _limits(vocabulary: Vocabulary) -> dict[str, str]:
-    limits, scanning = _python_module("limits"), _python_module("scanning")
+    limits, scanning = python_runtime_module("limits"), python_runtime_module("scanning")
     values = {
         "MAX_NESTING_DEPTH": (
             int(limits.MAX_NESTING_DEPTH),
