@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -172,12 +173,18 @@ def test_known_failures_pass_only_while_they_fail(tmp_path: Path) -> None:
         ('["nope"]\nreason = "x"\n', "'nope' is no vector id"),
         ('["one"]\n', "'one' needs a reason"),
         ("not toml [", "not TOML"),
+        (None, "not a regular file"),
     ],
 )
-def test_a_bad_known_failures_file_is_one_line(tmp_path: Path, content: str, message: str) -> None:
+def test_a_bad_known_failures_file_is_one_line(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
     folder = write_vectors(tmp_path / "v", [LINE])
     known = tmp_path / "known.toml"
-    known.write_text(content, encoding="utf-8")
+    if content is None:
+        os.mkfifo(known)
+    else:
+        known.write_text(content, encoding="utf-8")
     status, out, err = conformance(
         "--vectors", str(folder), "--known-failures", str(known), "--", *PYTHON_HARNESS
     )
@@ -357,3 +364,11 @@ def test_an_interrupt_reaches_the_harness_and_ends_the_run(tmp_path: Path) -> No
     assert runner.returncode == 128 + signal.SIGINT
     assert out == b""
     assert err.decode().splitlines() == ["bernstein-signals: error: interrupted by SIGINT"]
+
+
+@pytest.mark.timeout(60)
+def test_a_fifo_among_the_vector_files_is_refused_not_read(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.json")
+    status, out, err = conformance("--vectors", str(tmp_path), "--", *PYTHON_HARNESS)
+    assert (status, out) == (2, "")
+    assert "pipe.json: not a regular file" in err

@@ -129,6 +129,8 @@ def _check_expected(where: str, kind: str, expected: object) -> Mapping[str, Any
 
 def _read_file(path: Path) -> list[Vector]:
     where = str(path)
+    if not path.is_file():  # a FIFO or a device would block or never end
+        raise _refuse(where, "not a regular file")
     try:
         with path.open("rb") as file:
             data = file.read(MAX_VECTOR_FILE_BYTES + 1)

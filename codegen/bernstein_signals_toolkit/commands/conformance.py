@@ -100,6 +100,8 @@ def _kit_dirs() -> list[Path]:
 def _known_failures(path: Path | None, ids: set[str]) -> Mapping[str, str]:
     if path is None:
         return {}
+    if not path.is_file():  # a FIFO or a device would block or never end
+        raise UsageError(f"{path}: not a regular file")
     try:
         with path.open("rb") as file:
             data = file.read(_MAX_KNOWN_BYTES + 1)
