@@ -372,3 +372,18 @@ def test_a_fifo_among_the_vector_files_is_refused_not_read(tmp_path: Path) -> No
     status, out, err = conformance("--vectors", str(tmp_path), "--", *PYTHON_HARNESS)
     assert (status, out) == (2, "")
     assert "pipe.json: not a regular file" in err
+
+
+def test_an_answer_nested_past_the_recursion_limit_fails_without_raising() -> None:
+    deep = "[" * 5000 + "]" * 5000
+    vector = Vector("v", "line", {}, {"kind": "X", "payload": "[]", "reason": "signal"}, "t")
+    verdict = judge(vector, {"id": "v", "kind": "X", "payload": deep})
+    assert verdict is not None
+    assert verdict.endswith(": not JSON text")
+    nested = "[" * (sys.getrecursionlimit() - 60) + "]" * (sys.getrecursionlimit() - 60)
+    vector = Vector("v", "line", {}, {"kind": "X", "payload": nested, "reason": "signal"}, "t")
+    assert judge(vector, {"id": "v", "kind": "X", "payload": nested}) is None
+    other = nested.replace("[]", "[1]")
+    verdict = judge(vector, {"id": "v", "kind": "X", "payload": other})
+    assert verdict is not None
+    assert verdict.endswith(": a different value")

@@ -191,23 +191,35 @@ def _float_is(number: float, integer: object) -> bool:
     return math.isfinite(number) and number.is_integer() and int(number) == integer
 
 
-def _json_equal(a: object, b: object) -> bool:
-    """JSON equality: numbers by value (exact for integers), booleans apart from numbers."""
+def _scalar_equal(a: object, b: object) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, int | float) and isinstance(b, int | float):
-        if isinstance(a, float) and isinstance(b, float):
-            return a == b
-        if isinstance(a, float):
+        if isinstance(a, float) and not isinstance(b, float):
             return _float_is(a, b)
-        if isinstance(b, float):
+        if isinstance(b, float) and not isinstance(a, float):
             return _float_is(b, a)
         return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(map(_json_equal, a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_json_equal(a[key], b[key]) for key in a)
     return type(a) is type(b) and a == b
+
+
+def _json_equal(a: object, b: object) -> bool:
+    """JSON equality: numbers by value (exact for integers), booleans apart from numbers.
+    Iterative, so an answer of any depth json could read compares without recursing."""
+    pending = [(a, b)]
+    while pending:
+        x, y = pending.pop()
+        if isinstance(x, list) and isinstance(y, list):
+            if len(x) != len(y):
+                return False
+            pending.extend(zip(x, y, strict=True))
+        elif isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            pending.extend((x[key], y[key]) for key in x)
+        elif not _scalar_equal(x, y):
+            return False
+    return True
 
 
 def _json_text_equal(expected: object, answered: object) -> str | None:
