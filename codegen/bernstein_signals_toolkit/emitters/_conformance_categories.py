@@ -26,7 +26,9 @@ VECTOR_TYPES: Mapping[str, str] = {
     "format-reply": "write the reply line of `answer` and `in_reply_to` (a string or null):"
     " answer `line`, or `error` with a format error category",
     "stream": "read the stream `stream_base64` (bytes) with the stream reader: answer `kinds`"
-    " (the signals' kinds in order) and `terminal` (whether one of them ends the run)",
+    " (the signals' kinds in order) and `terminal` (whether one of them ends the run); a"
+    " stream checker may add `diagnostics`, its codes in order, compared where the vector"
+    " has them",
 }
 """Vector type -> what the implementation does with it and what it answers."""
 

@@ -136,6 +136,16 @@ def _readme(vocabulary: Vocabulary, count: int) -> str:
         " integers beyond 2^53 keep every digit: read them with a reader that keeps"
         " integers exact (the canonical form's rule 6).",
         "",
+        "## The harness contract",
+        "",
+        "The implementation under test is a command, started once, that reads one vector"
+        " per line of JSON on stdin and writes one answer per line of JSON on stdout, in"
+        " order, flushing after each. A vector is sent without its `expected` and `note`;"
+        " the answer echoes its `id`, and a vector the implementation cannot take is"
+        ' answered `{"id": ..., "unsupported": "why"}`. `bernstein-signals conformance'
+        " --vectors DIR... -- CMD ARG...` runs the vectors through it and exits 0 only when"
+        " every one passes (or fails as `--known-failures FILE` lists it).",
+        "",
         "## Vector types",
         "",
         *_table("type", VECTOR_TYPES),
