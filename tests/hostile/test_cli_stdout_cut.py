@@ -43,6 +43,14 @@ def _argv(command: str, scratch: Path) -> list[str]:
     )
     return {
         "conform": ["conform", "--format", "json", "--", "sh", "-c", many],
+        "conformance": [
+            "conformance",
+            "--format",
+            "json",
+            "--",
+            sys.executable,
+            str(ROOT / "conformance" / "harness" / "python.py"),
+        ],
         "diff": ["diff", "--allow-no-baseline", str(ROOT / "schema"), str(ROOT / "schema")],
         "emit": ["emit", "COMPLETED"],
         "generate": ["generate", "--check", "--out", str(scratch / "out")],
