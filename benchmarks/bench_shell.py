@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
-from tests.shell_support import SHELLS
-
 ROOT = Path(__file__).resolve().parents[1]
+# The shell matrix is the tests' (tests/shell_support.py), imported as the tests import it.
+sys.path.insert(0, str(ROOT / "tests"))
+from shell_support import SHELLS  # noqa: E402
+
 LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"
 LOCALES = ("C", "C.UTF-8")
 
