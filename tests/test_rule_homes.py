@@ -250,21 +250,56 @@ def test_lines_and_payload_files_find_the_same_duplicate_keys(
         assert in_file == []
 
 
+def _crlf_tests(path: Path) -> list[tuple[str, int]]:
+    """Where a module tests text for a "\\r\\n": ``endswith`` with it, or a comparison
+    (``==``, ``in``) against it or a tuple holding it, with the function it is in.
+    """
+    found: list[tuple[str, int]] = []
+
+    def crlf(node: ast.expr) -> bool:
+        if isinstance(node, ast.Tuple):
+            return any(crlf(item) for item in node.elts)
+        return isinstance(node, ast.Constant) and node.value in ("\r\n", b"\r\n")
+
+    def walk(node: ast.AST, where: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = where
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = f"{where}.{child.name}" if where else child.name
+            if (
+                isinstance(child, ast.Call)
+                and _name(child.func) == "endswith"
+                and any(crlf(a) for a in child.args)
+            ) or (isinstance(child, ast.Compare) and any(crlf(c) for c in child.comparators)):
+                found.append((where, child.lineno))
+            walk(child, inner)
+
+    walk(ast.parse(path.read_text(encoding="utf-8")), "")
+    return found
+
+
 def test_one_function_drops_a_line_terminator() -> None:
     """Only bernstein_signals.scanning.strip_terminator tests a line for a "\\r\\n" end."""
-    copies: list[str] = []
-    for path in sorted(TOOLKIT.rglob("*.py")):
-        module = path.relative_to(TOOLKIT).as_posix()
-        for where, call in _calls(path):
-            if (
-                _name(call.func) == "endswith"
-                and any(
-                    isinstance(a, ast.Constant) and a.value in ("\r\n", b"\r\n") for a in call.args
-                )
-                and (module, where) != ("templates/python/scanning.py", "strip_terminator")
-            ):
-                copies.append(f"{module}:{call.lineno} ({where})")
+    copies = [
+        f"{module}:{line} ({where})"
+        for path in sorted(TOOLKIT.rglob("*.py"))
+        for module in [path.relative_to(TOOLKIT).as_posix()]
+        for where, line in _crlf_tests(path)
+        if (module, where) != ("templates/python/scanning.py", "strip_terminator")
+    ]
     assert copies == [], "use bernstein_signals.scanning.strip_terminator"
+
+
+def test_the_terminator_guard_sees_endswith_and_comparisons(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def a(t):\n    return t.endswith('\\r\\n')\n"
+        "def b(t):\n    return t[-2:] in ('\\r\\n', b'\\r\\n')\n"
+        "def c(t):\n    return t[-2:] == b'\\r\\n'\n"
+        "def d(t):\n    return t.endswith('\\n')\n",
+        encoding="utf-8",
+    )
+    assert [where for where, _ in _crlf_tests(sample)] == ["a", "b", "c"]
 
 
 @pytest.mark.parametrize("cls", [str, bytes])

@@ -1,6 +1,7 @@
 """Reading reply lines from an adapter's stdin, for :func:`.questions.ask`.
 
-Bounded (a line over ``_MAX_REPLY_BYTES`` is skipped a piece at a time),
+Bounded (a line over ``_MAX_REPLY_BYTES`` is skipped a piece at a time, with a
+deadline or without),
 through the stream's own ``readline`` so that nothing the caller buffered is
 lost, and with a deadline that keeps a half-read line for the next call.
 """
@@ -13,7 +14,10 @@ import time
 import weakref
 from typing import IO, Any, Final
 
-_MAX_REPLY_BYTES: Final = 1 << 20
+from .scanning import DEFAULT_MAX_LINE_BYTES, strip_terminator
+
+_MAX_REPLY_BYTES: Final = DEFAULT_MAX_LINE_BYTES
+"""A reply line longer than the readers' line limit is skipped, as any over-long line."""
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
@@ -39,10 +43,8 @@ def _ends_line(piece: _Piece) -> bool:
 
 
 def _content_length(line: _Piece) -> int:
-    """The line's length without its "\\n" or "\\r\\n"."""
-    if not _ends_line(line):
-        return len(line)
-    return len(line) - (2 if line[-2:] in ("\r\n", b"\r\n") else 1)
+    """The line's length without its terminator."""
+    return len(strip_terminator(line))
 
 
 def _joined(pieces: list[_Piece]) -> _Piece:
@@ -58,7 +60,9 @@ def _read_line(stream: IO[Any], deadline: float | None) -> _Piece | None:
     With a deadline the descriptor is made non-blocking for the wait (restored after):
     ``readline`` then returns what has arrived, and ``select`` waits for more. At the
     deadline the part already read is kept for the next call on the stream, and
-    _TimedOut is raised.
+    _TimedOut is raised. A line that grows past ``_MAX_REPLY_BYTES`` without its "\\n" is
+    returned as it stands (over-long: the caller skips the rest), as ``readline``'s own
+    limit does without a deadline, so memory stays bounded either way.
     """
     try:
         pieces: list[_Piece] = _PENDING.pop(stream, [])
@@ -72,11 +76,13 @@ def _read_line(stream: IO[Any], deadline: float | None) -> _Piece | None:
     os.set_blocking(fd, False)
     try:
         waited = False
+        held = sum(len(piece) for piece in pieces)
         while True:
             piece = stream.readline(_MAX_REPLY_BYTES + 2)
             if piece:
                 pieces.append(piece)
-                if _ends_line(piece):
+                held += len(piece)
+                if _ends_line(piece) or held > _MAX_REPLY_BYTES + 1:  # room for a "\r"
                     return _joined(pieces)
                 waited = False
                 continue
@@ -133,6 +139,4 @@ def _text_of(line: _Piece) -> str | None:
         text = str(line)
         if not text.isascii() and _SURROGATE.search(text):
             return None
-    if text.endswith("\n"):
-        text = text[:-2] if text.endswith("\r\n") else text[:-1]
-    return text
+    return strip_terminator(text)
