@@ -75,7 +75,10 @@ def read_json(path: Path) -> JSONValue:
     except UnicodeDecodeError as exc:
         raise SourceError(path, "utf-8", f"not UTF-8 at byte {exc.start}") from None
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+        value: JSONValue = json.loads(
+            text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant
+        )
+        return value
     except json.JSONDecodeError as exc:
         raise SourceError(f"{path}:{exc.lineno}:{exc.colno}", "json", exc.msg) from None
     except RecursionError:

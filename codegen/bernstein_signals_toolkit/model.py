@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeAlias
 
 __all__ = [
     "Grammar",
@@ -20,7 +20,7 @@ __all__ = [
     "Vocabulary",
 ]
 
-JSONValue = Any
+JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, JSONValue] | None"
 """A value as :func:`json.loads` returns it."""
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..ecma_regex import EcmaPatternError, translate
@@ -129,7 +129,7 @@ def _strings(schema: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         yield "pattern, a non-ASCII text", "\u00e9\U0001f600"
 
 
-def _values(schema: Mapping[str, Any], examples: list[object]) -> Iterator[tuple[str, object]]:
+def _values(schema: Mapping[str, Any], examples: Sequence[object]) -> Iterator[tuple[str, object]]:
     types = _types(schema)
     for name, sample in _SAMPLES.items():
         if name not in types and not (name == "integer" and "number" in types):

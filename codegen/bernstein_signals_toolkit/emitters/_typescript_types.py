@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..model import JSONValue, Kind, Property, SchemaDocument, Vocabulary
 from ..roles import VERSION_ROLE
 from ._escape import js_comment_text, js_string
+from ._types import declared_types
 
 __all__ = ["constructor_name", "constructors_declarations", "constructors_module", "payloads"]
 
@@ -25,10 +26,8 @@ _SCALARS = {
 
 
 def _ts_type(schema: dict[str, JSONValue]) -> str:
-    declared = schema.get("type", [])
-    types = [declared] if isinstance(declared, str) else list(declared)
     parts: list[str] = []
-    for name in sorted(types, key=lambda t: (t == "null", t)):
+    for name in declared_types(schema):
         if name == "array":
             items = schema.get("items")
             inner = _ts_type(items) if isinstance(items, dict) else "JsonValue"

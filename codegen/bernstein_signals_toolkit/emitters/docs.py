@@ -49,14 +49,16 @@ def _constraints(prop: Property) -> str:
     schema = prop.schema
     items = schema.get("items")
     notes = [text.format(schema[key]) for key, text in _CONSTRAINTS.items() if key in schema]
-    if isinstance(schema.get("pattern"), str):
-        notes.append(f"matches {markdown_code(schema['pattern'])}")
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        notes.append(f"matches {markdown_code(pattern)}")
     if isinstance(items, dict):
         notes += [
             f"each {text.format(items[key])}" for key, text in _CONSTRAINTS.items() if key in items
         ]
-        if isinstance(items.get("pattern"), str):
-            notes.append(f"each matches {markdown_code(items['pattern'])}")
+        each = items.get("pattern")
+        if isinstance(each, str):
+            notes.append(f"each matches {markdown_code(each)}")
     if schema.get("uniqueItems"):
         notes.append("no duplicates")
     return "; ".join(notes)

@@ -157,7 +157,7 @@ def _helper_payload(
         words = [arguments[index] for index in indexes]
         texts = [w.literal if w.literal is not None else PLACEHOLDER for w in words]
         repeatable = params[name].repeatable
-        payload[name] = texts if repeatable else texts[-1]
+        payload[name] = [*texts] if repeatable else texts[-1]
         for index, word in enumerate(words):
             where[f"/{name}/{index}" if repeatable else f"/{name}"] = word
             where.setdefault(f"/{name}", word)
