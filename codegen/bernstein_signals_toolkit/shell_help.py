@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from .model import Vocabulary
 from .roles import ROLES, role_field
-from .shell_signature import Signature, signatures
+from .shell_signature import ASK_TIMEOUT_RULE, Signature, signatures
 
 __all__ = [
     "FIXED_HELPERS",
@@ -75,8 +75,11 @@ With --@QUESTION_ID@, the first reply whose @REPLY_IN_REPLY_TO@ is ID is taken; 
 the first whose @REPLY_IN_REPLY_TO@ is null. Other replies, and lines that are not
 a reply (blank, garbage), are skipped with a note each on stderr. The answer
 is decoded and stored in the variable NAME (default BERNSTEIN_ANSWER), never
-printed. --timeout bounds the whole wait, skipped lines included.
-Status: 1 end of input or timeout, 2 bad arguments, with a message on
+printed. --timeout bounds the whole wait, skipped lines included; SECONDS is
+"""
+        + ASK_TIMEOUT_RULE
+        + """.
+An option given twice is refused. Status: 1 end of input or timeout, 2 bad arguments, with a message on
 stderr. --timeout needs a shell whose read has -t (not dash).""",
     ),
     FixedHelper(

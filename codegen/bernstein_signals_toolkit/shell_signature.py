@@ -31,6 +31,10 @@ from .shell_checks import Check, PythonOnly, field_rules, kind_refusal
 
 __all__ = [
     "ASK_OPTIONS",
+    "ASK_TIMEOUT_DECIMALS",
+    "ASK_TIMEOUT_DIGITS",
+    "ASK_TIMEOUT_MAX",
+    "ASK_TIMEOUT_RULE",
     "OPTION_REST",
     "OPTION_SHAPE",
     "OPTION_SHOWN",
@@ -41,6 +45,7 @@ __all__ = [
     "Problem",
     "Signature",
     "ask_signature",
+    "ask_timeout_ok",
     "call_arguments",
     "option_name",
     "read_call",
@@ -171,6 +176,30 @@ def signature(kind: Kind) -> Signature:
 
 ASK_OPTIONS = ("var", "timeout")
 """bernstein_ask's own options (its ``_bsig_do_ask`` takes them out before the question's)."""
+ASK_TIMEOUT_MAX = 2147
+"""bernstein_ask's largest --timeout in seconds: its microseconds fit mksh's 32-bit arithmetic."""
+ASK_TIMEOUT_DECIMALS = 6
+"""The most digits after the point of --timeout (the clock counts microseconds)."""
+ASK_TIMEOUT_DIGITS = len(str(ASK_TIMEOUT_MAX))
+ASK_TIMEOUT_RULE = (
+    f"a number of seconds from 0 to {ASK_TIMEOUT_MAX}"
+    f" (no leading zero, at most {ASK_TIMEOUT_DECIMALS} decimals)"
+)
+"""What a --timeout value must be, as the helper's message says it."""
+_ASK_TIMEOUT = re.compile(
+    rf"(0|[1-9][0-9]{{0,{ASK_TIMEOUT_DIGITS - 1}}})(\.[0-9]{{1,{ASK_TIMEOUT_DECIMALS}}})?"
+)
+
+
+def ask_timeout_ok(value: str) -> bool:
+    """Whether bernstein_ask takes ``value`` as its --timeout (``_bsig_seconds``)."""
+    found = _ASK_TIMEOUT.fullmatch(value)
+    if found is None:
+        return False
+    whole = int(found[1])
+    return whole < ASK_TIMEOUT_MAX or (
+        whole == ASK_TIMEOUT_MAX and not (found[2] or "").strip(".0")
+    )
 
 
 def ask_signature(question: Signature) -> Signature:

@@ -601,7 +601,9 @@ _bsig_args() {
     fi
     if [ -z "$_bsig_po" ]; then
       _bsig_opt "$1"
-      if [ -n "$_bsig_dd" ] && [ -n "$_bsig_o" ] && _bsig_known "$_bsig_o" "$_bsig_op"; then
+      # Under bernstein_ask (the question's parser, _bsig_fn), its own options count too.
+      if [ "$_bsig_fn" = bernstein_ask ]; then _bsig_y=" var timeout $_bsig_op"; else _bsig_y=$_bsig_op; fi
+      if [ -n "$_bsig_dd" ] && [ -n "$_bsig_o" ] && _bsig_known "$_bsig_o" "$_bsig_y"; then
         _bsig_err "$1 after --: options go before -- (try --help)"
       elif [ -z "$_bsig_pn" ]; then
         _bsig_err "takes no positional argument (try --help)"
@@ -1440,6 +1442,21 @@ _bsig_deadline() {
   _bsig_t0=$_bsig_t
 }
 
+# _bsig_seconds VALUE: whether VALUE is a --timeout bernstein_ask takes: digits
+# without a leading zero, at most 4 of them, an optional fraction of
+# at most 6 digits, at most 2147. No arithmetic sees any other
+# value: bash reads 08 as bad octal (and exits the caller's script), 010 as 8.
+_bsig_seconds() {
+  _bsig_ti=${1%%.*} _bsig_tf=0
+  case $1 in *.*) _bsig_tf=${1#*.} ;; esac
+  case $_bsig_ti in '' | *[!0123456789]* | 0?*) return 1 ;; esac
+  case $_bsig_tf in '' | *[!0123456789]*) return 1 ;; esac
+  [ "${#_bsig_ti}" -le 4 ] && [ "${#_bsig_tf}" -le 6 ] || return 1
+  [ "$_bsig_ti" -lt 2147 ] && return 0
+  [ "$_bsig_ti" -eq 2147 ] || return 1
+  case $_bsig_tf in *[!0]*) return 1 ;; esac
+}
+
 # _bsig_us SECONDS: a decimal number of seconds as whole microseconds, in _bsig_t.
 _bsig_us() {
   _bsig_ti=${1%%.*} _bsig_tf=''
@@ -1475,22 +1492,26 @@ _bsig_skip() {
 # shellcheck disable=SC2120 # may be called without arguments
 _bsig_do_ask() {
   _bsig_fn=bernstein_ask
-  _bsig_var=BERNSTEIN_ANSWER _bsig_tmo='' _bsig_id='' _bsig_has_id='' _bsig_n=$#
+  _bsig_var=BERNSTEIN_ANSWER _bsig_tmo='' _bsig_id='' _bsig_has_id='' _bsig_n=$# _bsig_aseen=' '
   # Take out --var and --timeout; keep the rest, in order, for bernstein_question,
   # whose options are read by the same rule (_bsig_opt, its table _bsig_O_question).
+  # The first refusal in the order of the arguments wins, as in _bsig_args and
+  # read_call: from the first argument the question's parser refuses (one
+  # positional too many, an option without a value) on, the rest goes to it.
+  _bsig_rest='' _bsig_pq=0 _bsig_x=$_bsig_P_question
+  while [ -n "$_bsig_x" ]; do _bsig_x=${_bsig_x#* } _bsig_pq=$((_bsig_pq + 1)); done
   while [ "$_bsig_n" -gt 0 ]; do
-    case $1 in
-      --)
-        while [ "$_bsig_n" -gt 0 ]; do
-          $_bsig_bi set -- "$@" "$1"
-          shift
-          _bsig_n=$((_bsig_n - 1))
-        done
-        break
-        ;;
-      --help) _bsig_help_ask; return ;;
-    esac
-    _bsig_opt "$1"
+    _bsig_o=''
+    if [ -z "$_bsig_rest" ]; then
+      case $1 in
+        --) _bsig_rest=1 ;;
+        --help) _bsig_help_ask; return ;;
+        *) _bsig_opt "$1" ;;
+      esac
+      if [ -z "$_bsig_rest" ] && [ -z "$_bsig_o" ]; then
+        if [ "$_bsig_pq" -gt 0 ]; then _bsig_pq=$((_bsig_pq - 1)); else _bsig_rest=1; fi
+      fi
+    fi
     if [ -z "$_bsig_o" ]; then
       $_bsig_bi set -- "$@" "$1"
       shift
@@ -1498,10 +1519,23 @@ _bsig_do_ask() {
       continue
     fi
     case $_bsig_o in
-      var | timeout) ;;
-      *) _bsig_known "$_bsig_o" "$_bsig_O_question" || { _bsig_unknown "$_bsig_o" " var timeout$_bsig_O_question"; return; } ;;
+      var | timeout) _bsig_need "$_bsig_n" "$1" || return ;;
+      *)
+        _bsig_known "$_bsig_o" "$_bsig_O_question" || { _bsig_unknown "$_bsig_o" " var timeout$_bsig_O_question"; return; }
+        if [ "$_bsig_n" -lt 2 ]; then
+          _bsig_rest=1
+          continue
+        fi
+        ;;
     esac
-    _bsig_need "$_bsig_n" "$1" || return
+    # Given twice is refused (own options and the question's), as _bsig_args does.
+    case $_bsig_O_question in
+      *" $_bsig_o+ "*) ;;
+      *)
+        case $_bsig_aseen in *" $_bsig_o "*) _bsig_err "$1 given twice"; return 2 ;; esac
+        _bsig_aseen="$_bsig_aseen$_bsig_o "
+        ;;
+    esac
     case $_bsig_o in
       var) _bsig_var=$2 ;;
       timeout) _bsig_tmo=$2 ;;
@@ -1519,15 +1553,17 @@ _bsig_do_ask() {
       return 2
       ;;
   esac
-  if [ -n "$_bsig_tmo" ]; then
-    case $_bsig_tmo in
-      '' | *[!0123456789.]* | .* | *. | *.*.*)
-        _bsig_err "--timeout: '$_bsig_tmo' is not a number of seconds"
+  case $_bsig_aseen in
+    *" timeout "*)
+      _bsig_seconds "$_bsig_tmo" || {
+        _bsig_err "--timeout: '$_bsig_tmo' is not a number of seconds from 0 to 2147 (no leading zero, at most 6 decimals)"
         return 2
-        ;;
-    esac
-    _bsig_can_time_out || { _bsig_err "--timeout: this shell's read has no -t"; return 2; }
-  fi
+      }
+      _bsig_can_time_out || { _bsig_err "--timeout: this shell's read has no -t"; return 2; }
+      ;;
+  esac
+  # The question's parser reports its refusals under bernstein_ask's name.
+  _bsig_via=bernstein_ask
   _bsig_do_question "$@" || return
   _bsig_fn=bernstein_ask
   if [ -n "$_bsig_tmo" ]; then
@@ -1707,8 +1743,9 @@ With --id, the first reply whose in_reply_to is ID is taken; without,
 the first whose in_reply_to is null. Other replies, and lines that are not
 a reply (blank, garbage), are skipped with a note each on stderr. The answer
 is decoded and stored in the variable NAME (default BERNSTEIN_ANSWER), never
-printed. --timeout bounds the whole wait, skipped lines included.
-Status: 1 end of input or timeout, 2 bad arguments, with a message on
+printed. --timeout bounds the whole wait, skipped lines included; SECONDS is
+a number of seconds from 0 to 2147 (no leading zero, at most 6 decimals).
+An option given twice is refused. Status: 1 end of input or timeout, 2 bad arguments, with a message on
 stderr. --timeout needs a shell whose read has -t (not dash).'
 }
 
@@ -1754,7 +1791,7 @@ _bsig_O_blocked=' hint '
 _bsig_R_blocked=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_blocked() {
-  _bsig_fn=bernstein_blocked
+  _bsig_fn=${_bsig_via:-bernstein_blocked} _bsig_via=''
   _bsig_args blocked "$_bsig_P_blocked" "$_bsig_O_blocked" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
   _bsig_len_ge "$_bsig_v_reason" 1 || { _bsig_err 'REASON must not be empty'; return 2; }
@@ -1792,7 +1829,7 @@ _bsig_O_completed=''
 _bsig_R_completed=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_completed() {
-  _bsig_fn=bernstein_completed
+  _bsig_fn=${_bsig_via:-bernstein_completed} _bsig_via=''
   _bsig_args completed "$_bsig_P_completed" "$_bsig_O_completed" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
   _bsig_p=''
@@ -1832,7 +1869,7 @@ _bsig_O_failed=' reason '
 _bsig_R_failed=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_failed() {
-  _bsig_fn=bernstein_failed
+  _bsig_fn=${_bsig_via:-bernstein_failed} _bsig_via=''
   _bsig_args failed "$_bsig_P_failed" "$_bsig_O_failed" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
   _bsig_p=''
@@ -1876,7 +1913,7 @@ _bsig_O_plan_draft=' path '
 _bsig_R_plan_draft=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_plan_draft() {
-  _bsig_fn=bernstein_plan_draft
+  _bsig_fn=${_bsig_via:-bernstein_plan_draft} _bsig_via=''
   _bsig_args plan_draft "$_bsig_P_plan_draft" "$_bsig_O_plan_draft" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
   _bsig_len_ge "$_bsig_v_markdown" 1 || { _bsig_err 'MARKDOWN must not be empty'; return 2; }
@@ -1917,7 +1954,7 @@ _bsig_O_plan_ready=''
 _bsig_R_plan_ready=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_plan_ready() {
-  _bsig_fn=bernstein_plan_ready
+  _bsig_fn=${_bsig_via:-bernstein_plan_ready} _bsig_via=''
   _bsig_args plan_ready "$_bsig_P_plan_ready" "$_bsig_O_plan_ready" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
   _bsig_is_sdd_path "$_bsig_v_path" || { _bsig_err 'PATH must be a relative path under .sdd/ with no '"'"'.'"'"', '"'"'..'"'"' or empty segment, no backslash and no control character'; return 2; }
@@ -1963,7 +2000,7 @@ _bsig_O_question=' options+ id '
 _bsig_R_question=''  # _bsig_args fills it; emptied when the library is sourced
 # shellcheck disable=SC2120,SC2154 # may be called without arguments; _bsig_args sets the fields' variables
 _bsig_do_question() {
-  _bsig_fn=bernstein_question
+  _bsig_fn=${_bsig_via:-bernstein_question} _bsig_via=''
   _bsig_args question "$_bsig_P_question" "$_bsig_O_question" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
   _bsig_len_ge "$_bsig_v_question" 1 || { _bsig_err 'QUESTION must not be empty'; return 2; }

@@ -17,7 +17,10 @@ from hypothesis import strategies as st
 from bernstein_signals import VOCABULARY_VERSION, SignalPayloadError, format_signal
 from bernstein_signals_toolkit.load import load_vocabulary
 from bernstein_signals_toolkit.shell_signature import (
+    ASK_OPTIONS,
     OPTION_SHOWN,
+    ask_signature,
+    ask_timeout_ok,
     call_arguments,
     option_name,
     read_call,
@@ -134,18 +137,20 @@ ARGUMENTS = st.lists(
         [
             *("q", "-3", "---", "--", "--id", "--options", "--help", "--bogus", "- s", "", "--Id"),
             *("x", "--hint", "--reason", "--path", ".sdd/a.md", "--summary"),
+            *("--var", "--timeout", "A", "1x", "0", "08", "0.5"),
         ]
     ),
     max_size=6,
 )
-HELPERS = [name for name, sig in SIGNATURES.items() if not sig.unavailable]
+CALLED = {**SIGNATURES, "bernstein_ask": ask_signature(SIGNATURES["bernstein_question"])}
+HELPERS = [name for name, sig in CALLED.items() if not sig.unavailable]
 
 
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("helper", HELPERS)
 def test_the_shell_parser_and_read_call_agree(helper: str) -> None:
     """The language server's reading of a call is the helper's own: same refusal, same fields."""
-    sig = SIGNATURES[helper]
+    sig = CALLED[helper]
     repeatable = {param.name for param in sig.params if param.repeatable}
     stamps = {stamped.name: VOCABULARY_VERSION for stamped in sig.stamped}
 
@@ -161,18 +166,26 @@ def test_the_shell_parser_and_read_call_agree(helper: str) -> None:
         if call.problems:
             assert (status, result.stdout) == (2, b""), (call, result)
             said = result.stderr.replace(b"; try --help)", b")").replace(b" (try --help)", b"")
+            if call.problems[0].what == "missing" and b"--options item" in said:
+                return  # the helper checks each item as it reads it, before the count
             assert f"{helper}: {call.problems[0].message}\n".encode() in said, (call, result)
             return
         payload = {
             name: [arguments[i] for i in indexes] if name in repeatable else arguments[indexes[-1]]
             for name, indexes in call.values.items()
         }
+        own = {name: payload.pop(name) for name in ASK_OPTIONS if name in payload}
+        if not ask_timeout_ok(str(own.get("timeout", "0"))) or own.get("var") == "1x":
+            assert (status, result.stdout) == (2, b""), (call, result)
+            return
         try:
             expected = format_signal(sig.kind, {**payload, **stamps} or None)
         except SignalPayloadError:
             assert status == 2, (call, result)
             return
-        assert (status, result.stdout) == (0, expected.encode() + b"\n"), (call, result)
+        # bernstein_ask emits the question, then meets the end of input: status 1.
+        done = 1 if helper == "bernstein_ask" else 0
+        assert (status, result.stdout) == (done, expected.encode() + b"\n"), (call, result)
 
     check()
 

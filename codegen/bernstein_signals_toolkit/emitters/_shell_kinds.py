@@ -140,7 +140,8 @@ def _checks(param: Param) -> list[str]:
 def _emitting(sig: Signature, version: str) -> list[str]:
     lines = [
         f"_bsig_do_{sig.snake}() {{",
-        f"  _bsig_fn={sig.function}",
+        # _bsig_via: the helper that called this one (bernstein_ask), named in its messages.
+        f"  _bsig_fn=${{_bsig_via:-{sig.function}}} _bsig_via=''",
         f'  _bsig_args {sig.snake} "$_bsig_P_{sig.snake}" "$_bsig_O_{sig.snake}" "$@" || return',
         '  [ -z "$_bsig_hp" ] || return 0',
     ]

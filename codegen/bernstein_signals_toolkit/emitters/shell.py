@@ -27,7 +27,16 @@ from ..names import (
 )
 from ..roles import check_roles
 from ..shell_help import FIXED_HELPERS, FixedHelper, fixed_help, help_texts, role_markers
-from ..shell_signature import ASK_OPTIONS, OPTION_REST, OPTION_SHOWN, signature
+from ..shell_signature import (
+    ASK_OPTIONS,
+    ASK_TIMEOUT_DECIMALS,
+    ASK_TIMEOUT_DIGITS,
+    ASK_TIMEOUT_MAX,
+    ASK_TIMEOUT_RULE,
+    OPTION_REST,
+    OPTION_SHOWN,
+    signature,
+)
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
 from ._header import python_header
 from ._shell_kinds import FUNCTION_NAMES, TABLE_NAMES, VARIABLE_NAMES, kind_functions
@@ -114,6 +123,10 @@ def _convention_markers() -> dict[str, str]:
         "@OPTION_SHOWN_ANY@": "?" * OPTION_SHOWN,
         "@ASK_OPTIONS@": " ".join(ASK_OPTIONS),
         "@ASK_OPTIONS_CASE@": " | ".join(ASK_OPTIONS),
+        "@ASK_TIMEOUT_MAX@": str(ASK_TIMEOUT_MAX),
+        "@ASK_TIMEOUT_DIGITS@": str(ASK_TIMEOUT_DIGITS),
+        "@ASK_TIMEOUT_DECIMALS@": str(ASK_TIMEOUT_DECIMALS),
+        "@ASK_TIMEOUT_RULE@": ASK_TIMEOUT_RULE,
         "@KEY_FIRST@": PROPERTY_NAME_FIRST,
         "@KEY_REST@": PROPERTY_NAME_REST,
     }

@@ -599,7 +599,9 @@ _bsig_args() {
     fi
     if [ -z "$_bsig_po" ]; then
       _bsig_opt "$1"
-      if [ -n "$_bsig_dd" ] && [ -n "$_bsig_o" ] && _bsig_known "$_bsig_o" "$_bsig_op"; then
+      # Under bernstein_ask (the question's parser, _bsig_fn), its own options count too.
+      if [ "$_bsig_fn" = bernstein_ask ]; then _bsig_y=" @ASK_OPTIONS@ $_bsig_op"; else _bsig_y=$_bsig_op; fi
+      if [ -n "$_bsig_dd" ] && [ -n "$_bsig_o" ] && _bsig_known "$_bsig_o" "$_bsig_y"; then
         _bsig_err "$1 after --: options go before -- (try --help)"
       elif [ -z "$_bsig_pn" ]; then
         _bsig_err "takes no positional argument (try --help)"
@@ -1438,6 +1440,21 @@ _bsig_deadline() {
   _bsig_t0=$_bsig_t
 }
 
+# _bsig_seconds VALUE: whether VALUE is a --timeout bernstein_ask takes: digits
+# without a leading zero, at most @ASK_TIMEOUT_DIGITS@ of them, an optional fraction of
+# at most @ASK_TIMEOUT_DECIMALS@ digits, at most @ASK_TIMEOUT_MAX@. No arithmetic sees any other
+# value: bash reads 08 as bad octal (and exits the caller's script), 010 as 8.
+_bsig_seconds() {
+  _bsig_ti=${1%%.*} _bsig_tf=0
+  case $1 in *.*) _bsig_tf=${1#*.} ;; esac
+  case $_bsig_ti in '' | *[!0123456789]* | 0?*) return 1 ;; esac
+  case $_bsig_tf in '' | *[!0123456789]*) return 1 ;; esac
+  [ "${#_bsig_ti}" -le @ASK_TIMEOUT_DIGITS@ ] && [ "${#_bsig_tf}" -le @ASK_TIMEOUT_DECIMALS@ ] || return 1
+  [ "$_bsig_ti" -lt @ASK_TIMEOUT_MAX@ ] && return 0
+  [ "$_bsig_ti" -eq @ASK_TIMEOUT_MAX@ ] || return 1
+  case $_bsig_tf in *[!0]*) return 1 ;; esac
+}
+
 # _bsig_us SECONDS: a decimal number of seconds as whole microseconds, in _bsig_t.
 _bsig_us() {
   _bsig_ti=${1%%.*} _bsig_tf=''
@@ -1473,22 +1490,26 @@ _bsig_skip() {
 # shellcheck disable=SC2120 # may be called without arguments
 _bsig_do_ask() {
   _bsig_fn=bernstein_ask
-  _bsig_var=BERNSTEIN_ANSWER _bsig_tmo='' _bsig_id='' _bsig_has_id='' _bsig_n=$#
+  _bsig_var=BERNSTEIN_ANSWER _bsig_tmo='' _bsig_id='' _bsig_has_id='' _bsig_n=$# _bsig_aseen=' '
   # Take out --var and --timeout; keep the rest, in order, for bernstein_question,
   # whose options are read by the same rule (_bsig_opt, its table _bsig_O_question).
+  # The first refusal in the order of the arguments wins, as in _bsig_args and
+  # read_call: from the first argument the question's parser refuses (one
+  # positional too many, an option without a value) on, the rest goes to it.
+  _bsig_rest='' _bsig_pq=0 _bsig_x=$_bsig_P_question
+  while [ -n "$_bsig_x" ]; do _bsig_x=${_bsig_x#* } _bsig_pq=$((_bsig_pq + 1)); done
   while [ "$_bsig_n" -gt 0 ]; do
-    case $1 in
-      --)
-        while [ "$_bsig_n" -gt 0 ]; do
-          $_bsig_bi set -- "$@" "$1"
-          shift
-          _bsig_n=$((_bsig_n - 1))
-        done
-        break
-        ;;
-      --help) _bsig_help_ask; return ;;
-    esac
-    _bsig_opt "$1"
+    _bsig_o=''
+    if [ -z "$_bsig_rest" ]; then
+      case $1 in
+        --) _bsig_rest=1 ;;
+        --help) _bsig_help_ask; return ;;
+        *) _bsig_opt "$1" ;;
+      esac
+      if [ -z "$_bsig_rest" ] && [ -z "$_bsig_o" ]; then
+        if [ "$_bsig_pq" -gt 0 ]; then _bsig_pq=$((_bsig_pq - 1)); else _bsig_rest=1; fi
+      fi
+    fi
     if [ -z "$_bsig_o" ]; then
       $_bsig_bi set -- "$@" "$1"
       shift
@@ -1496,10 +1517,23 @@ _bsig_do_ask() {
       continue
     fi
     case $_bsig_o in
-      @ASK_OPTIONS_CASE@) ;;
-      *) _bsig_known "$_bsig_o" "$_bsig_O_question" || { _bsig_unknown "$_bsig_o" " @ASK_OPTIONS@$_bsig_O_question"; return; } ;;
+      @ASK_OPTIONS_CASE@) _bsig_need "$_bsig_n" "$1" || return ;;
+      *)
+        _bsig_known "$_bsig_o" "$_bsig_O_question" || { _bsig_unknown "$_bsig_o" " @ASK_OPTIONS@$_bsig_O_question"; return; }
+        if [ "$_bsig_n" -lt 2 ]; then
+          _bsig_rest=1
+          continue
+        fi
+        ;;
     esac
-    _bsig_need "$_bsig_n" "$1" || return
+    # Given twice is refused (own options and the question's), as _bsig_args does.
+    case $_bsig_O_question in
+      *" $_bsig_o+ "*) ;;
+      *)
+        case $_bsig_aseen in *" $_bsig_o "*) _bsig_err "$1 given twice"; return 2 ;; esac
+        _bsig_aseen="$_bsig_aseen$_bsig_o "
+        ;;
+    esac
     case $_bsig_o in
       var) _bsig_var=$2 ;;
       timeout) _bsig_tmo=$2 ;;
@@ -1517,15 +1551,17 @@ _bsig_do_ask() {
       return 2
       ;;
   esac
-  if [ -n "$_bsig_tmo" ]; then
-    case $_bsig_tmo in
-      '' | *[!0123456789.]* | .* | *. | *.*.*)
-        _bsig_err "--timeout: '$_bsig_tmo' is not a number of seconds"
+  case $_bsig_aseen in
+    *" timeout "*)
+      _bsig_seconds "$_bsig_tmo" || {
+        _bsig_err "--timeout: '$_bsig_tmo' is not @ASK_TIMEOUT_RULE@"
         return 2
-        ;;
-    esac
-    _bsig_can_time_out || { _bsig_err "--timeout: this shell's read has no -t"; return 2; }
-  fi
+      }
+      _bsig_can_time_out || { _bsig_err "--timeout: this shell's read has no -t"; return 2; }
+      ;;
+  esac
+  # The question's parser reports its refusals under bernstein_ask's name.
+  _bsig_via=bernstein_ask
   _bsig_do_question "$@" || return
   _bsig_fn=bernstein_ask
   if [ -n "$_bsig_tmo" ]; then
