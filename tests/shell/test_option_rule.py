@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from bernstein_signals import VOCABULARY_VERSION, SignalPayloadError, format_signal
 from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.model import JSONValue
 from bernstein_signals_toolkit.shell_signature import (
     ASK_OPTIONS,
     OPTION_SHOWN,
@@ -199,7 +200,7 @@ PAYLOADS = st.fixed_dictionaries(
 @pytest.mark.timeout(600)
 @settings(max_examples=80)
 @given(PAYLOADS)
-def test_call_arguments_make_the_helper_print_the_payload(payload: dict[str, object]) -> None:
+def test_call_arguments_make_the_helper_print_the_payload(payload: dict[str, JSONValue]) -> None:
     """The inverse the language server rewrites with: the call prints exactly the payload."""
     arguments = call_arguments(SIGNATURES["bernstein_question"], payload)
     if arguments is None:  # no call gives an optional array no item: the helper leaves it out
