@@ -1,10 +1,10 @@
 """The checks a schema compiles to: a small frozen tree any binding's renderer walks.
 
 :mod:`.schema_compiler` builds it from the schemas; ``emitters._python_checks``
-renders it as Python. Every verdict is decided in the tree: which checks run
-on which value, in which order, under which branch; the pointer of each error,
-its rule (the keyword), its raw text and its message. A renderer only chooses
-how each node is written in its language.
+renders it as Python, ``emitters._typescript_checks`` as TypeScript. Every verdict
+is decided in the tree: which checks run on which value, in which order, under
+which branch; the pointer of each error, its rule (the keyword), its raw text and
+its message. A renderer only chooses how each node is written in its language.
 
 How a renderer walks it: a :class:`Document` (a kind's or the reply's schema)
 holds ``checks`` on the payload (an object: the caller checks that first). A

@@ -60,6 +60,7 @@ from .schema_messages import (
     plain_messages,
     plural,
 )
+from .schema_refs import ref_target
 
 __all__ = ["compile_document", "compile_schema"]
 
@@ -135,17 +136,10 @@ class _Compiler:
         """Compile the local target of ``$ref`` once (it may refer to itself)."""
         if ref in self.refs:
             return ref
-        if ref != "#" and not ref.startswith("#/"):
-            raise self.refuse(pointer, "$ref", f"only local references ('#/...') compile: {ref!r}")
-        target: Any = self.root
-        for step in ref[2:].split("/") if ref != "#" else []:
-            part = json_pointer.name_of(step)
-            if isinstance(target, dict) and part in target:
-                target = target[part]
-            elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-                target = target[int(part)]
-            else:
-                raise self.refuse(pointer, "$ref", f"{ref!r} points nowhere in the document")
+        try:
+            target = ref_target(self.root, ref)
+        except LookupError as exc:
+            raise self.refuse(pointer, "$ref", str(exc)) from None
         self.refs[ref] = ()  # taken before its body, which may refer back
         site = _Site(Var("value", 0), Pointer(True), 0, description, {})
         self.refs[ref] = tuple(self.value(target, site, ref[1:]))

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals_toolkit.emitters._python_validators import schema_module
+from bernstein_signals_toolkit.emitters._typescript_validators import (
+    schema_module as typescript_schema_module,
+)
 from bernstein_signals_toolkit.errors import SourceError
 
 HOSTILE = st.sampled_from(
@@ -83,3 +87,26 @@ def test_most_hostile_schemas_compiled_and_every_refusal_is_one_line() -> None:
     print(f"{len(COMPILED)} compiled, {len(REFUSED)} refused")
     assert len(COMPILED) >= 100, (len(COMPILED), len(REFUSED))
     assert all("\n" not in refusal for refusal in REFUSED)
+
+
+@pytest.mark.parametrize("target", ["python", "typescript"])
+@pytest.mark.parametrize(
+    "index",
+    # Digits str.isdigit() and int() read that RFC 6901 does not: superscripts, other
+    # scripts' digits, leading zeros, signs, spaces, underscores; and indexes past the end.
+    ["\u00b2", "\u0661", "\uff11", "01", "00", "-0", "+1", " 1", "1 ", "1_0", "0x0", "2", ""],
+)
+def test_a_ref_array_index_is_an_ascii_number_without_leading_zeros(
+    target: str, index: str
+) -> None:
+    """Anything else is refused as pointing nowhere, never a ValueError out of the emitter."""
+    schema = {"allOf": [{"type": "string"}, {"minLength": 1}], "$ref": f"#/allOf/{index}"}
+    with pytest.raises(SourceError, match="points nowhere in the document"):
+        _module(schema, target)
+    assert _module({**schema, "$ref": "#/allOf/1"}, target)
+
+
+def _module(schema: dict[str, Any], target: str) -> str:
+    if target == "python":
+        return schema_module(schema, "ref.schema.json")
+    return typescript_schema_module(schema, "ref.schema.json", "file:///bernstein_signals/index.js")
