@@ -310,7 +310,7 @@ async def test_code_actions(client: LanguageClient) -> None:
         for change in action.edit.changes[script]
     ]
     assert edits == [
-        "bernstein_question 'Apply migration?' --options yes --options no --id q-001",
+        "bernstein_question --options yes --options no --id q-001 -- 'Apply migration?'",
         'bernstein_failed --reason "exit $rc"',
     ]
 

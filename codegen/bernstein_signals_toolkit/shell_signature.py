@@ -309,8 +309,9 @@ def call_arguments(sig: Signature, payload: Mapping[str, JSONValue]) -> list[Arg
     """The arguments that make the helper print ``payload``; None when none can.
 
     The inverse of :func:`read_call`: only string fields the helper takes, every
-    positional given. Options come first; a positional value that would read as
-    an option goes after ``--``.
+    positional given. Options come first, then ``--``, then the positionals:
+    a value the script computes (``"$q"``) may read as an option at run time,
+    so no positional is ever left where an option could be.
     """
     params = {p.name: p for p in sig.params}
     if sig.unavailable or any(key not in params for key in payload):
@@ -332,6 +333,4 @@ def call_arguments(sig: Signature, payload: Mapping[str, JSONValue]) -> list[Arg
     ):
         return None
     positional = [Argument(str(v), p.name) for p, v in zip(sig.positionals, values, strict=True)]
-    if any(v == END or option_name(str(v)) is not None for v in values):
-        return [*options, Argument(END), *positional]
-    return [*positional, *options]
+    return [*options, *([Argument(END)] if positional else []), *positional]

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from ..errors import ToolkitError
 from ..model import JSONValue
+from ..names import PROPERTY_NAME
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ..shell_help import help_texts
 from ..shell_signature import Signature, ask_signature, call_arguments, read_call, signatures
@@ -205,7 +206,7 @@ def _shell_value(value: str | None, sources: Iterator[str]) -> str:
 
 
 def _helper_words(
-    sig: Signature, payload: dict[str, JSONValue], sources: list[str]
+    sig: Signature, payload: dict[str, JSONValue], sources: list[str], runtime: RuntimeVocabulary
 ) -> list[str] | None:
     """The helper call printing ``payload``; None when no call can say it exactly."""
     per_key: dict[str, Iterator[str]] = {}
@@ -216,6 +217,12 @@ def _helper_words(
         cursor += count
     if cursor != len(sources):
         return None  # an unknown key, or a duplicate key hiding an unknown value
+    # A call must print what the line prints: a helper refuses a key that is
+    # not a property name and a payload the schema refuses (the line does not).
+    if any(PROPERTY_NAME.fullmatch(key) is None for key in payload):
+        return None
+    if runtime.validate_payload(sig.kind, payload):
+        return None
     arguments = call_arguments(sig, payload)
     if arguments is not None:
         return [
@@ -270,7 +277,7 @@ def rewrite_line(
         if signal is None or not (line.isprintable() or UNKNOWN in line):
             continue
         sources = list(_unknown_sources(script_line, origins, line))
-        words = _helper_words(by_kind[str(signal.kind)], signal.payload, sources)
+        words = _helper_words(by_kind[str(signal.kind)], signal.payload, sources, runtime)
         if words is not None:
             first, last = command.words[0], command.words[-1]
             rewrites.append((line_no, first.start, last.end, " ".join(words)))
