@@ -13,7 +13,7 @@ import enum
 import json
 from collections.abc import Callable
 from functools import partial
-from typing import Final
+from typing import Final, TypeAlias
 
 from ..ecma_regex import EcmaPatternError, translate
 from ..json_pointer import child as step
@@ -65,7 +65,7 @@ class _Absent(enum.Enum):
 
 _ABSENT: Final = _Absent.ABSENT
 
-Value = JSONValue | _Absent
+Value: TypeAlias = "JSONValue | _Absent"
 """A keyword's value in one of the two schemas, or its absence."""
 
 Emit = Callable[[str, str, str], None]
