@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Iterator
 from typing import IO, NamedTuple
 
 from bernstein_signals import (
@@ -17,6 +18,7 @@ from bernstein_signals import (
     parse_reply,
 )
 from bernstein_signals._native_support import NativeJsonParser
+from bernstein_signals.scanning import strip_terminator
 
 from ..errors import UsageError
 from ..validate.diagnostics import Diagnostic, build_diagnostic
@@ -222,6 +224,16 @@ def _json_object(text: str) -> dict[str, object] | None:
     return value if isinstance(value, dict) else None
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The "\\n"-ended lines of ``text`` without their terminators: a reply's answer may
+    hold U+2028, U+0085 and the other separators ``str.splitlines`` would split at."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start) + 1 or len(text)
+        yield strip_terminator(text[start:end])
+        start = end
+
+
 def answers_file(path: str) -> tuple[list[tuple[str, str]], list[str]]:
     """The (id, answer) pairs and the in-order answers of an ``--answers`` file."""
     name = _arguments.printable(path)
@@ -250,7 +262,7 @@ def answers_file(path: str) -> tuple[list[tuple[str, str]], list[str]]:
             pairs += [(question_id, t) for t in strings]
         return pairs, []
     pairs, in_order = [], []  # JSON lines of replies
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(_lines(text), 1):
         if not line.strip():
             continue
         reply = parse_reply(line)
