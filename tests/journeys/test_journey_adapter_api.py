@@ -19,6 +19,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bernstein_signals as bs
 from bernstein_signals import SignalKind
@@ -46,8 +48,59 @@ def test_emit_takes_a_signal_read_back() -> None:
     signal = bs.parse_signal(line)
     assert signal is not None
     assert _emitted(signal) == line + "\n"
-    # Read back, a line without JSON and one with {} are the same signal: one canonical line.
-    assert _emitted(bs.parse_signal("BERNSTEIN:COMPLETED {}")) == "BERNSTEIN:COMPLETED\n"
+    # Read back, {} and no JSON give the same payload; the line says which was written.
+    assert _emitted(bs.parse_signal("BERNSTEIN:COMPLETED {}")) == "BERNSTEIN:COMPLETED {}\n"
+    assert _emitted(bs.parse_signal("BERNSTEIN:COMPLETED")) == "BERNSTEIN:COMPLETED\n"
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+_CANONICAL = st.one_of(
+    st.builds(bs.format_signal, st.just("COMPLETED")),
+    st.builds(bs.format_signal, st.just("COMPLETED"), st.dictionaries(st.text(max_size=4), _JSON)),
+    st.builds(bs.completed, summary=st.none() | st.text(min_size=1, max_size=8)),
+    st.builds(bs.question, st.text(min_size=1, max_size=8).filter(str.strip)),
+    st.builds(bs.failed, reason=st.text(min_size=1, max_size=8).filter(str.strip)),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_CANONICAL, st.sampled_from(["", "\n", "\r\n"]))
+def test_emit_writes_a_canonical_line_byte_for_byte(line: str, terminator: str) -> None:
+    """As a str or UTF-8 bytes line, or read back strictly or leniently: the same bytes."""
+    given = line + terminator
+    for signal in (
+        given,
+        given.encode(),
+        bs.parse_signal(given),
+        bs.parse_signal(given, lenient=True),
+    ):
+        assert _emitted(signal) == line + "\n", signal
+
+
+@pytest.mark.parametrize(
+    ("given", "written"),
+    [
+        ('BERNSTEIN:FAILED {"reason": "x"}', 'BERNSTEIN:FAILED {"reason":"x"}'),
+        ("BERNSTEIN:COMPLETED { }", "BERNSTEIN:COMPLETED {}"),
+        ('BERNSTEIN:COMPLETED {"b":1,"a":2.0}', 'BERNSTEIN:COMPLETED {"a":2,"b":1}'),
+    ],
+)
+def test_emit_writes_the_canonical_line_of_a_line_that_is_not(given: str, written: str) -> None:
+    assert _emitted(given) == _emitted(given.encode()) == written + "\n"
+    assert _emitted(bs.parse_signal(given)) == written + "\n"
+
+
+def test_emit_refuses_bytes_that_are_not_utf8_saying_so() -> None:
+    out = io.StringIO()
+    with pytest.raises(ValueError, match="not UTF-8 \\(byte 28\\)"):
+        bs.emit(b'BERNSTEIN:FAILED {"reason":"\xff"}', file=out)
+    assert out.getvalue() == ""
 
 
 def test_the_old_calls_still_work() -> None:

@@ -69,8 +69,21 @@ def _given(extras: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in extras.items() if value is not None}
 
 
+def _carries_json(signal: StreamSignal) -> bool:
+    """Whether the signal's line has a payload's JSON: read back, ``{}`` and no JSON both
+    give payload ``{}``; the line, whose grammar ends a JSON text at "}", tells them apart."""
+    return bool(signal.payload) or signal.raw_line.rstrip().endswith("}")
+
+
 def _signal_line(signal: object, payload: object) -> str:
     """The canonical line for what :func:`emit` was given; nothing is written yet."""
+    if isinstance(signal, bytes):
+        try:
+            signal = signal.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(
+                f"{_shown(signal)} is not UTF-8 (byte {exc.start}): a signal line is UTF-8 text"
+            ) from None
     whole = isinstance(signal, StreamSignal | UnknownKindSignal) or (
         isinstance(signal, str) and signal.startswith(SIGNAL_PREFIX)
     )
@@ -90,14 +103,12 @@ def _signal_line(signal: object, payload: object) -> str:
             " know it, so it cannot check it; write its raw_line to forward it"
         )
     if isinstance(signal, StreamSignal):
-        # A signal read back has payload {} with or without JSON on its line: the
-        # canonical line has none, as the constructors write it.
-        return format_signal(signal.kind, signal.payload or None)
+        return format_signal(signal.kind, signal.payload if _carries_json(signal) else None)
     return format_signal(signal, payload)  # type: ignore[arg-type]  # format_signal checks both
 
 
 def emit(
-    kind: SignalKind | str | StreamSignal,
+    kind: SignalKind | str | bytes | StreamSignal,
     payload: dict[str, Any] | None = None,
     *,
     file: TextIO | None = None,
@@ -105,14 +116,18 @@ def emit(
     """Write one signal and "\\n" to ``file`` (default: stdout) in one write, then flush.
 
     ``kind`` is a kind, with its payload (``emit(SignalKind.QUESTION,
-    {"question": "Apply?"})``), or a whole signal, without one: a line from
-    a typed constructor or :func:`format_signal` (``emit(question("Apply?"))``),
-    or a StreamSignal. Either way the line written is the canonical one, and
-    its payload is checked against the kind's schema.
+    {"question": "Apply?"})``), or a whole signal, without one: a line (str, or
+    UTF-8 bytes as :func:`.parsing.parse_signal` takes) from a typed constructor,
+    :func:`format_signal` or a reader (``emit(question("Apply?"))``), or a
+    StreamSignal. Either way the line written is the canonical line of what was
+    given, its payload checked against the kind's schema; a canonical line is
+    written byte for byte. A payload ``{}`` (given, or as JSON on the line) is
+    written ``BERNSTEIN:<KIND> {}``; no payload (None, or a line without JSON)
+    is written ``BERNSTEIN:<KIND>``.
 
     Raises what :func:`format_signal` raises, before anything is written;
-    ValueError for a ``BERNSTEIN:`` line that does not parse, TypeError for a
-    payload beside a whole signal.
+    ValueError for a ``BERNSTEIN:`` line that does not parse or bytes that are
+    not UTF-8, TypeError for a payload beside a whole signal.
 
     The flush matters: a block-buffered pipe would otherwise hold a QUESTION
     back while the adapter waits for its answer.
