@@ -73,7 +73,6 @@ from ._process import ProcessGroup, add_command_argument, command_of, exit_reaso
 __all__ = ["configure", "run"]
 
 DEFAULT_TIMEOUT = 600.0
-_CHUNK = 1 << 16
 
 
 def _exit_status(value: str) -> int:
