@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import decimal
 import json
-import os
-import shutil
 import struct
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +26,7 @@ from bernstein_signals import SignalKind, format_reply, format_signal, parse_sig
 from bernstein_signals._canonical_json import dump_canonical, number_text
 from bernstein_signals.limits import MAX_INTEGER_DIGITS
 from linear_support import assert_linear
+from node_oracle_support import NodeOracle, running_oracle
 
 _ORACLE = Path(__file__).with_name("canonical_oracle.js")
 _SAFE_INTEGER = 2**53 - 1
@@ -123,45 +121,9 @@ def _reference(value: Any) -> str:
 # -- node ------------------------------------------------------------------------------
 
 
-class _Node:
-    """One ``node`` process answering canonical-form questions line by line."""
-
-    def __init__(self, executable: str) -> None:
-        self._process = subprocess.Popen(
-            [executable, str(_ORACLE)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-        )
-
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        assert self._process.stdin is not None
-        assert self._process.stdout is not None
-        self._process.stdin.write(json.dumps(request) + "\n")
-        self._process.stdin.flush()
-        answer: dict[str, Any] = json.loads(self._process.stdout.readline())
-        return answer
-
-    def close(self) -> None:
-        assert self._process.stdin is not None
-        assert self._process.stdout is not None
-        self._process.stdin.close()
-        self._process.wait(timeout=10)
-        self._process.stdout.close()
-
-
 @pytest.fixture(scope="module")
-def node() -> Iterator[_Node]:
-    executable = shutil.which("node")
-    if executable is None:
-        message = "node is not installed (run scripts/ensure-test-shells as root)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    oracle = _Node(executable)
-    yield oracle
-    oracle.close()
+def node() -> Iterator[NodeOracle]:
+    yield from running_oracle(_ORACLE)
 
 
 def _bits(value: float) -> str:
@@ -358,21 +320,21 @@ def test_the_binding_equals_the_reference(value: dict[str, Any]) -> None:
 
 @settings(max_examples=1000)
 @given(st.lists(_FLOATS, min_size=1, max_size=50))
-def test_numbers_equal_node(node: _Node, values: list[float]) -> None:
+def test_numbers_equal_node(node: NodeOracle, values: list[float]) -> None:
     texts = node.ask({"doubles": [_bits(value) for value in values]})["texts"]
     assert [number_text(value) for value in values] == texts
 
 
 @settings(max_examples=500)
 @given(st.lists(_TEXT, min_size=1, max_size=12, unique=True))
-def test_key_order_equals_node(node: _Node, keys: list[str]) -> None:
+def test_key_order_equals_node(node: NodeOracle, keys: list[str]) -> None:
     text = dump_canonical(dict.fromkeys(keys, 0))
     assert list(json.loads(text)) == node.ask({"keys": keys})["sorted"]
 
 
 @settings(max_examples=600)
 @given(st.dictionaries(_TEXT, _json_values(_SAFE_INTEGERS), max_size=6))
-def test_whole_objects_equal_node(node: _Node, value: dict[str, Any]) -> None:
+def test_whole_objects_equal_node(node: NodeOracle, value: dict[str, Any]) -> None:
     """Node's RFC 8785 canonicalisation of the same value, with the line-safety escapes."""
     sent = json.dumps(value, allow_nan=False)
     assert dump_canonical(value) == node.ask({"json": sent})["canonical"]

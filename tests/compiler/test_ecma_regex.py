@@ -7,13 +7,9 @@ The oracle is ``ecma_oracle.js`` in one long-running ``node`` process: it answer
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,54 +23,23 @@ from bernstein_signals_toolkit.ecma_regex import (
 )
 from bernstein_signals_toolkit.keywords import EXTENSION_PREFIX
 from linear_support import assert_linear
+from node_oracle_support import NodeOracle, running_oracle
 
 _ORACLE = Path(__file__).with_name("ecma_oracle.js")
 
 
-class _Node:
-    """One ``node`` process answering pattern questions line by line."""
-
-    def __init__(self, executable: str) -> None:
-        self._process = subprocess.Popen(
-            [executable, str(_ORACLE)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-        )
-
-    def ask(self, pattern: str, inputs: list[str]) -> list[bool] | str:
-        """The answers for ``inputs``, or node's SyntaxError message for ``pattern``."""
-        assert self._process.stdin is not None
-        assert self._process.stdout is not None
-        # ensure_ascii: lone surrogates travel as \\udXXX escapes, JSON.parse keeps them.
-        self._process.stdin.write(json.dumps({"pattern": pattern, "inputs": inputs}) + "\n")
-        self._process.stdin.flush()
-        answer: dict[str, Any] = json.loads(self._process.stdout.readline())
-        if "error" in answer:
-            return str(answer["error"])
-        results: list[bool] = answer["results"]
-        return results
-
-    def close(self) -> None:
-        assert self._process.stdin is not None
-        assert self._process.stdout is not None
-        self._process.stdin.close()
-        self._process.wait(timeout=10)
-        self._process.stdout.close()
-
-
 @pytest.fixture(scope="module")
-def node() -> Iterator[_Node]:
-    executable = shutil.which("node")
-    if executable is None:
-        message = "node is not installed (run scripts/ensure-test-shells as root)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    oracle = _Node(executable)
-    yield oracle
-    oracle.close()
+def node() -> Iterator[NodeOracle]:
+    yield from running_oracle(_ORACLE)
+
+
+def _node_answers(node: NodeOracle, pattern: str, inputs: list[str]) -> list[bool] | str:
+    """node's answers for ``inputs``, or its SyntaxError message for ``pattern``."""
+    answer = node.ask({"pattern": pattern, "inputs": inputs})
+    if "error" in answer:
+        return str(answer["error"])
+    results: list[bool] = answer["results"]
+    return results
 
 
 def _python_answers(pattern: str, inputs: list[str]) -> list[bool]:
@@ -280,7 +245,7 @@ def _schema_patterns(node: object) -> Iterator[str]:
             yield from _schema_patterns(item)
 
 
-def test_schema_patterns_translate_and_need_no_newline_guard(node: _Node) -> None:
+def test_schema_patterns_translate_and_need_no_newline_guard(node: NodeOracle) -> None:
     """The vocabulary's own patterns agree with node, without the old guard against ``$``.
 
     The ``.sdd/`` rule once began with ``(?![^\\n]*\\n)`` because Python's ``$`` also
@@ -304,7 +269,7 @@ def test_schema_patterns_translate_and_need_no_newline_guard(node: _Node) -> Non
     assert patterns
     for pattern in patterns:
         assert _PATH_GUARD not in pattern
-        assert _python_answers(pattern, paths) == node.ask(pattern, paths), pattern
+        assert _python_answers(pattern, paths) == _node_answers(node, pattern, paths), pattern
     sdd = [p for p in patterns if "sdd" in p]
     assert sdd
     for pattern in sdd:
@@ -317,10 +282,10 @@ def test_schema_patterns_translate_and_need_no_newline_guard(node: _Node) -> Non
 
 
 @pytest.mark.timeout(240)
-def test_character_sets_equal_node_on_every_code_point(node: _Node) -> None:
+def test_character_sets_equal_node_on_every_code_point(node: NodeOracle) -> None:
     every = [chr(code) for code in range(0x110000)]
     for pattern in (r"^\s$", r"^\w$", r"^\d$", r"^.$", r"^[^\S\d]$", r"^\W$"):
-        answers = node.ask(pattern, every)
+        answers = _node_answers(node, pattern, every)
         assert isinstance(answers, list), answers
         mine = _python_answers(pattern, every)
         differ = [f"U+{ord(c):04X}" for c, a, b in zip(every, answers, mine, strict=True) if a != b]
@@ -465,9 +430,9 @@ def _pattern_and_inputs(draw: st.DrawFn) -> tuple[str, list[str]]:
 @pytest.mark.timeout(240)
 @settings(max_examples=2000, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(_pattern_and_inputs())
-def test_matches_node_on_supported_grammar(node: _Node, case: tuple[str, list[str]]) -> None:
+def test_matches_node_on_supported_grammar(node: NodeOracle, case: tuple[str, list[str]]) -> None:
     pattern, inputs = case
-    answers = node.ask(pattern, inputs)
+    answers = _node_answers(node, pattern, inputs)
     assert isinstance(answers, list), (pattern, answers)
     assert _python_answers(pattern, inputs) == answers, pattern
 
@@ -481,10 +446,12 @@ _SOUP = st.text(
 @pytest.mark.timeout(240)
 @settings(max_examples=3000, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(_SOUP, st.lists(st.text(_chars, max_size=5), min_size=1, max_size=4))
-def test_refuses_exactly_what_node_refuses(node: _Node, pattern: str, texts: list[str]) -> None:
+def test_refuses_exactly_what_node_refuses(
+    node: NodeOracle, pattern: str, texts: list[str]
+) -> None:
     """Any text: translated and answering as node does, refused as unsupported, or invalid."""
     inputs = [_as_javascript(text) for text in texts]
-    answers = node.ask(pattern, inputs)
+    answers = _node_answers(node, pattern, inputs)
     refusal: EcmaPatternError | None = None
     try:
         mine: list[bool] | str = _python_answers(pattern, inputs)

@@ -19,8 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import scratch_support
+from scratch_support import assert_runs_cleanly
+
 ROOT = Path(__file__).resolve().parents[2]
-SENTINEL = "PWNED"
+SENTINEL = scratch_support.SENTINEL
 
 HOSTILE: tuple[str, ...] = (
     '"',
@@ -222,18 +225,8 @@ print("ok")
 
 def check_python(package_root: Path, schema_dir: Path, scratch: Path) -> None:
     """Import the binding (isolated mode) and round-trip every example through its constructor."""
-    result = subprocess.run(
-        [sys.executable, "-I", "-c", _PYTHON_CHECK, str(package_root), str(schema_dir)],
-        cwd=scratch,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-        check=False,
-    )
-    assert not (scratch / SENTINEL).exists(), "importing the binding ran injected code"
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout == "ok\n", result.stdout
+    command = [sys.executable, "-I", "-c", _PYTHON_CHECK, str(package_root), str(schema_dir)]
+    assert_runs_cleanly(command, scratch, "importing the binding")
 
 
 def check_shell(
