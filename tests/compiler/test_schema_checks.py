@@ -232,3 +232,19 @@ def test_pointer_tokens_are_escaped_in_one_module() -> None:
         and _ESCAPES_TILDE.search(path.read_text(encoding="utf-8"))
     }
     assert escaping - _NOT_YET_MOVED == {"json_pointer.py"}
+
+
+def test_the_renderers_share_the_walk_and_the_registry() -> None:
+    """Each target writes only nodes: the dispatch, the functions made once and the
+    module's constants are the shared base's (review: they were written twice)."""
+    from bernstein_signals_toolkit.emitters._checks_renderer import ChecksRenderer, RenderedModule
+    from bernstein_signals_toolkit.emitters._python_checks import PythonChecks, PythonModule
+    from bernstein_signals_toolkit.emitters._typescript_checks import JsChecks, JsModule
+
+    shared = ("check", "checks", "function", "ref_function", "passes")
+    for renderer in (PythonChecks, JsChecks):
+        assert issubclass(renderer, ChecksRenderer)
+        assert [name for name in shared if name in vars(renderer)] == [], renderer
+    for module in (PythonModule, JsModule):
+        assert issubclass(module, RenderedModule)
+        assert "constant" not in vars(module) or module is RenderedModule

@@ -18,13 +18,11 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from ..ecma_regex import translate
 from ..schema_checks import (
     REF_TOO_DEEP,
-    Check,
     Conditional,
     Const,
     Contains,
     Count,
     DependentRequired,
-    Document,
     EachItem,
     EachMember,
     Enum,
@@ -40,11 +38,11 @@ from ..schema_checks import (
     RefCall,
     Required,
     Size,
-    Subschema,
     TypeSwitch,
     Unique,
     Var,
 )
+from ._checks_renderer import ChecksRenderer, RenderedModule
 
 __all__ = ["PythonChecks", "PythonModule"]
 
@@ -154,102 +152,59 @@ def _mentions(node: object, var: Var) -> bool:
 
 
 @dataclass
-class PythonModule:
-    """What the documents of one module share: constants and functions, by first use."""
+class PythonModule(RenderedModule):
+    """What the documents of one module share, and the helpers their code uses."""
 
-    constants: dict[str, str] = field(default_factory=dict)
-    functions: list[str] = field(default_factory=list)
-    refs: dict[tuple[str, str], str] = field(default_factory=dict)
     helpers: set[str] = field(default_factory=set)
     """Names from ``_validation`` (and ``numbers``, ``MAX_NESTING_DEPTH``) the code uses."""
 
-    def constant(self, prefix: str, expression: str) -> str:
-        """A module-level name for ``expression`` (shared when it repeats)."""
-        for name, existing in self.constants.items():
-            if existing == expression and name.startswith(f"_{prefix}_"):
-                return name
-        name = f"_{prefix}_{len(self.constants)}"
-        self.constants[name] = expression
-        return name
-
 
 @dataclass
-class PythonChecks:
+class PythonChecks(ChecksRenderer[_Statement, PythonModule]):
     """Writes one document's checks as Python statements into ``module``."""
-
-    document: Document
-    module: PythonModule
 
     def body(self) -> list[str]:
         """The document's checks as the lines of a function body."""
         return _printed(self.checks(self.document.checks))
 
-    def function(self, checks: tuple[Check, ...]) -> str:
-        """A module function ``(value, pointer, errors, depth)`` running ``checks``."""
-        name = f"_schema_{len(self.module.functions)}"
-        self.module.functions.append("")  # reserve the slot: nested functions come after
-        slot = len(self.module.functions) - 1
-        body = _indented(self.checks(checks))
-        self.module.functions[slot] = "\n".join([f"def {name}{_FUNCTION_SIGNATURE}", *body, "", ""])
-        return name
+    def function_text(self, name: str, statements: list[_Statement]) -> str:
+        return "\n".join([f"def {name}{_FUNCTION_SIGNATURE}", *_indented(statements), "", ""])
 
-    def ref_function(self, target: str) -> str:
-        """The function checking the document's ``$ref`` target (made once)."""
-        key = (self.document.file_name, target)
-        if key in self.module.refs:
-            return self.module.refs[key]
-        name = f"_ref_{len(self.module.refs)}"
-        self.module.refs[key] = name
+    def ref_function_text(self, name: str, target: str) -> str:
         self.module.helpers.add("MAX_NESTING_DEPTH")
         too_deep = f"PayloadError(pointer, '$ref', {REF_TOO_DEEP!r}, {REF_TOO_DEEP!r})"
         guard = ["    if depth > MAX_NESTING_DEPTH:", f"        errors.append({too_deep})"]
         body = _indented(self.checks(self.document.refs[target]))
-        self.module.functions.append(
-            "\n".join([f"def {name}{_FUNCTION_SIGNATURE}", *guard, "        return", *body, "", ""])
+        return "\n".join(
+            [f"def {name}{_FUNCTION_SIGNATURE}", *guard, "        return", *body, "", ""]
         )
-        return name
 
-    def passes(self, schema: Subschema, subject: Var) -> str:
-        """An expression: does ``subject`` pass ``schema``?"""
-        if schema.always is not None:
-            return repr(schema.always)
+    def boolean(self, value: bool) -> str:
+        return repr(value)
+
+    def passes_call(self, function: str, subject: Var) -> str:
         self.module.helpers.add("passes")
-        return f"passes({self.function(schema.checks)}, {_name(subject)}, depth)"
+        return f"passes({function}, {_name(subject)}, depth)"
 
     def pattern(self, source: str) -> str:
         return self.module.constant("PATTERN", f"re.compile({translate(source)!r})")
 
     # -- checks ----------------------------------------------------------------------
 
-    def checks(self, checks: Iterable[Check]) -> list[_Statement]:
-        statements: list[_Statement] = []
-        for check in checks:
-            statements += self.check(check)
-        return statements
-
     def fail(self, fail: Fail) -> _Line:
         arguments = f"{_pointer(fail.at)}, {fail.rule!r}, {fail.message!r}, {fail.detail!r}"
         return _Line(f"errors.append(PayloadError({arguments}))")
 
-    def check(self, check: Check) -> list[_Statement]:
-        if isinstance(check, Fail):
-            return [self.fail(check)]
-        if isinstance(check, TypeSwitch):
-            return self.type_switch(check)
-        if isinstance(check, (Size, NumberBound, MultipleOf, Pattern, Unique)):
-            return [self.scalar(check)]
-        if isinstance(check, (ItemAt, EachItem, Contains)):
-            return self.array(check)
-        if isinstance(check, (Required, DependentRequired, IfPresent, Member)):
-            return self.member(check)
-        if isinstance(check, EachMember):
-            return self.each_member(check)
-        if isinstance(check, (Enum, Const)):
-            return [self.equality(check)]
-        if isinstance(check, RefCall):
-            call = f"{self.ref_function(check.target)}({_name(check.subject)}"
-            return [_Line(f"{call}, {_pointer(check.at)}, errors, depth + 1)")]
-        return self.applicator(check)
+    def ref_call(self, function: str, check: RefCall) -> _Statement:
+        return _Line(f"{function}({_name(check.subject)}, {_pointer(check.at)}, errors, depth + 1)")
+
+    def scalar_check(
+        self, check: Size | NumberBound | MultipleOf | Pattern | Unique
+    ) -> list[_Statement]:
+        return [self.scalar(check)]
+
+    def equality_check(self, check: Enum | Const) -> list[_Statement]:
+        return [self.equality(check)]
 
     def type_switch(self, check: TypeSwitch) -> list[_Statement]:
         subject = _name(check.subject)

@@ -11,18 +11,15 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..schema_checks import (
     REF_TOO_DEEP,
-    Check,
     Conditional,
     Const,
     Contains,
     Count,
     DependentRequired,
-    Document,
     EachItem,
     EachMember,
     Enum,
@@ -38,11 +35,11 @@ from ..schema_checks import (
     RefCall,
     Required,
     Size,
-    Subschema,
     TypeSwitch,
     Unique,
     Var,
 )
+from ._checks_renderer import ChecksRenderer, RenderedModule
 from ._escape import js_string
 
 __all__ = ["JsChecks", "JsModule", "js_literal"]
@@ -106,96 +103,52 @@ def _block(head: str, body: list[str]) -> list[str]:
     return [f"{head} {{" if head else "{", *(f"  {line}" for line in body), "}"]
 
 
-@dataclass
-class JsModule:
-    """What the documents of one module share: constants and functions, by first use."""
-
-    constants: dict[str, str] = field(default_factory=dict)
-    functions: list[str] = field(default_factory=list)
-    refs: dict[tuple[str, str], str] = field(default_factory=dict)
-
-    def constant(self, prefix: str, expression: str) -> str:
-        for name, existing in self.constants.items():
-            if existing == expression and name.startswith(f"_{prefix}_"):
-                return name
-        name = f"_{prefix}_{len(self.constants)}"
-        self.constants[name] = expression
-        return name
-
+JsModule = RenderedModule
+"""What the documents of one ES module share."""
 
 _SIGNATURE = "(value, pointer, errors, depth)"
 
 
 @dataclass
-class JsChecks:
+class JsChecks(ChecksRenderer[str, JsModule]):
     """Writes one document's checks as JavaScript statements into ``module``."""
-
-    document: Document
-    module: JsModule
 
     def body(self) -> list[str]:
         return self.checks(self.document.checks)
 
-    def function(self, checks: tuple[Check, ...]) -> str:
-        name = f"_schema_{len(self.module.functions)}"
-        self.module.functions.append("")  # reserve the slot: nested functions come after
-        slot = len(self.module.functions) - 1
-        text = _block(f"function {name}{_SIGNATURE}", self.checks(checks))
-        self.module.functions[slot] = "\n".join(text)
-        return name
+    def function_text(self, name: str, statements: list[str]) -> str:
+        return "\n".join(_block(f"function {name}{_SIGNATURE}", statements))
 
-    def ref_function(self, target: str) -> str:
-        key = (self.document.file_name, target)
-        if key in self.module.refs:
-            return self.module.refs[key]
-        name = f"_ref_{len(self.module.refs)}"
-        self.module.refs[key] = name
+    def ref_function_text(self, name: str, target: str) -> str:
         too_deep = js_string(REF_TOO_DEEP)
         guard = _block(
             "if (depth > MAX_NESTING_DEPTH)",
             [f'errors.push(new PayloadError(pointer, "$ref", {too_deep}, {too_deep}));', "return;"],
         )
         body = [*guard, *self.checks(self.document.refs[target])]
-        self.module.functions.append("\n".join(_block(f"function {name}{_SIGNATURE}", body)))
-        return name
+        return "\n".join(_block(f"function {name}{_SIGNATURE}", body))
 
-    def passes(self, schema: Subschema, subject: Var) -> str:
-        if schema.always is not None:
-            return "true" if schema.always else "false"
-        return f"passes({self.function(schema.checks)}, {_name(subject)}, depth)"
+    def boolean(self, value: bool) -> str:
+        return "true" if value else "false"
+
+    def passes_call(self, function: str, subject: Var) -> str:
+        return f"passes({function}, {_name(subject)}, depth)"
 
     def pattern(self, source: str) -> str:
         return self.module.constant("PATTERN", f'new RegExp({js_string(source)}, "u")')
-
-    def checks(self, checks: Iterable[Check]) -> list[str]:
-        lines: list[str] = []
-        for check in checks:
-            lines += self.check(check)
-        return lines
 
     def fail(self, fail: Fail) -> str:
         parts = [_pointer(fail.at), *(js_string(text) for text in (fail.rule, fail.message))]
         return f"errors.push(new PayloadError({', '.join(parts)}, {js_string(fail.detail)}));"
 
-    def check(self, check: Check) -> list[str]:
-        if isinstance(check, Fail):
-            return [self.fail(check)]
-        if isinstance(check, TypeSwitch):
-            return self.type_switch(check)
-        if isinstance(check, (Size, NumberBound, MultipleOf, Pattern, Unique)):
-            return _block(f"if ({self.scalar(check)})", [self.fail(check.fail)])
-        if isinstance(check, (ItemAt, EachItem, Contains)):
-            return self.array(check)
-        if isinstance(check, (Required, DependentRequired, IfPresent, Member)):
-            return self.member(check)
-        if isinstance(check, EachMember):
-            return self.each_member(check)
-        if isinstance(check, (Enum, Const)):
-            return _block(f"if ({self.equality(check)})", [self.fail(check.fail)])
-        if isinstance(check, RefCall):
-            call = f"{self.ref_function(check.target)}({_name(check.subject)}"
-            return [f"{call}, {_pointer(check.at)}, errors, depth + 1);"]
-        return self.applicator(check)
+    def ref_call(self, function: str, check: RefCall) -> str:
+        return f"{function}({_name(check.subject)}, {_pointer(check.at)}, errors, depth + 1);"
+
+    def scalar_check(self, check: Size | NumberBound | MultipleOf | Pattern | Unique) -> list[str]:
+        return _block(f"if ({self.scalar(check)})", [self.fail(check.fail)])
+
+    def equality_check(self, check: Enum | Const) -> list[str]:
+        return _block(f"if ({self.equality(check)})", [self.fail(check.fail)])
 
     def type_switch(self, check: TypeSwitch) -> list[str]:
         subject = _name(check.subject)
