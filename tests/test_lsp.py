@@ -482,6 +482,24 @@ def test_only_a_document_with_signals_is_a_run(text: str, codes: list[str]) -> N
         ("bernstein_ask Q --var", [("BS502", "--var needs a value")]),
         ("bernstein_ask --var A", [("BS502", "missing argument(s): QUESTION")]),
         ("bernstein_ask ''", [("BS101", "QUESTION payload at /question")]),
+        # A word that may be zero or several arguments: no count is known after it.
+        ('bernstein_completed "$@"', []),
+        ('bernstein_question "$@"', []),
+        ('bernstein_question --id "${ids[@]}"', []),
+        ("bernstein_question $args", []),
+        ('bernstein_question q x "$@"', [("BS503", "too many arguments")]),
+        ('bernstein_question "$@" --bogus', []),
+        ('bernstein_completed "$*"', [("BS503", "takes no positional argument")]),
+        ('bernstein_completed "$x"', [("BS503", "takes no positional argument")]),
+        # bernstein_ask's own options: given twice, and their values, as the helper checks them.
+        ("bernstein_ask q --timeout 1 --timeout 2", [("BS503", "--timeout given twice")]),
+        ("bernstein_ask q --var A --var B", [("BS503", "--var given twice")]),
+        ("bernstein_ask q --timeout 08", [("BS502", "--timeout: '08' is not a number")]),
+        ("bernstein_ask q --timeout abc", [("BS502", "--timeout: 'abc' is not a number")]),
+        ("bernstein_ask q --var 1x", [("BS502", "--var: '1x' is not a variable name")]),
+        ("bernstein_ask q --var _bsig_x", [("BS502", "--var: '_bsig_x' is not a variable")]),
+        ('bernstein_ask q --var "$v" --timeout "$t"', []),
+        ("bernstein_ask q --var A_1 --timeout 0.5", []),
     ],
 )
 def test_helper_calls_are_read_by_the_calling_convention(

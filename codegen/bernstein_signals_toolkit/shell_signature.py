@@ -44,6 +44,7 @@ __all__ = [
     "Param",
     "Problem",
     "Signature",
+    "ask_option_problem",
     "ask_signature",
     "ask_timeout_ok",
     "call_arguments",
@@ -189,6 +190,19 @@ ASK_TIMEOUT_RULE = (
 _ASK_TIMEOUT = re.compile(
     rf"(0|[1-9][0-9]{{0,{ASK_TIMEOUT_DIGITS - 1}}})(\.[0-9]{{1,{ASK_TIMEOUT_DECIMALS}}})?"
 )
+
+
+_ASK_VAR = re.compile(r"(?!_bsig_)[A-Za-z_][A-Za-z0-9_]*")
+"""A --var NAME bernstein_ask sets: an identifier outside the library's own ``_bsig_*``."""
+
+
+def ask_option_problem(name: str, value: str) -> str | None:
+    """bernstein_ask's message refusing ``--NAME VALUE`` for one of its own options, or None."""
+    if name == "timeout" and not ask_timeout_ok(value):
+        return f"--timeout: '{value}' is not {ASK_TIMEOUT_RULE}"
+    if name == "var" and _ASK_VAR.fullmatch(value) is None:
+        return f"--var: '{value}' is not a variable name this function may set"
+    return None
 
 
 def ask_timeout_ok(value: str) -> bool:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bernstein_signals_toolkit.shell_signature import (
     ASK_TIMEOUT_MAX,
     ASK_TIMEOUT_RULE,
+    ask_option_problem,
     ask_timeout_ok,
 )
 from shell_support import run
@@ -95,3 +96,23 @@ def test_the_language_servers_rule_is_the_shells(values: list[str]) -> None:
     safe = [value.replace("\0", "") for value in values]
     result = run("bash", checks, *safe)
     assert result.lines == [b"1" if ask_timeout_ok(v) else b"0" for v in safe], safe
+
+
+NAMES = st.sampled_from(["A", "a_1", "_x", "1x", "", "a-b", "_bsig_x", "_bsig", "é", "A B"])
+
+
+@pytest.mark.timeout(300)
+@settings(max_examples=60)
+@given(st.sampled_from(["var", "timeout"]), NAMES | VALUES)
+def test_the_language_servers_message_is_the_helpers(option: str, value: str) -> None:
+    """ask_option_problem (the language server's BS502) says what the helper says, or nothing."""
+    value = value.replace("\0", "")
+    reply = b'{"in_reply_to":null,"answer":"yes"}\n'
+    result = run("bash", f'bernstein_ask q --{option} "$1"\n{REPORT}', value, stdin=reply)
+    problem = ask_option_problem(option, value)
+    if problem is None:  # taken (--timeout 0 may time out before the reply is read)
+        assert result.stdout.endswith((b"status=0\nafter\n", b"status=1\nafter\n")), result
+    elif problem.isprintable():
+        assert result.stderr == f"bernstein_ask: {problem}\n".encode(), (value, result)
+    else:  # the helper's one-line message escapes control characters
+        assert result.stdout.endswith(b"status=2\nafter\n"), (value, result)

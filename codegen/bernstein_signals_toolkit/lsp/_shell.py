@@ -40,6 +40,8 @@ _KEYWORDS = frozenset(
 )
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
+_SPREADS = re.compile(r"\$@|\$\{!?(?:@|[A-Za-z_][A-Za-z0-9_]*\[@\])[^}]*\}")
+"""A quoted expansion that is one word per item, zero or more: "$@", "${a[@]}", "${@:2}"."""
 
 
 @dataclass
@@ -50,6 +52,8 @@ class Piece:
     """Kept as a list while the lexer appends: growing a str attribute copies it each time."""
     columns: list[int]
     known: bool = True
+    spread: bool = False
+    """An unknown value that may become zero or several words: unquoted, or "$@"."""
 
     @property
     def text(self) -> str:
@@ -77,8 +81,13 @@ class Word:
         else:
             self.pieces.append(Piece([char], [column]))
 
-    def add_unknown(self, start: int, end: int) -> None:
-        self.pieces.append(Piece([UNKNOWN], [start, end], known=False))
+    @property
+    def spread(self) -> bool:
+        """Whether the word may be zero or several arguments at run time ("$@", $x)."""
+        return any(piece.spread for piece in self.pieces)
+
+    def add_unknown(self, start: int, end: int, spread: bool = False) -> None:
+        self.pieces.append(Piece([UNKNOWN], [start, end], known=False, spread=spread))
 
 
 @dataclass
@@ -153,7 +162,7 @@ def _words(text: str, line: int) -> Iterator[Word | str]:
                             if text[pos] == "$"
                             else _backquote_end(text, pos)
                         )
-                        word.add_unknown(pos, end)
+                        word.add_unknown(pos, end, _SPREADS.fullmatch(text[pos:end]) is not None)
                         pos = end
                     else:
                         word.add(text[pos], pos)
@@ -161,11 +170,11 @@ def _words(text: str, line: int) -> Iterator[Word | str]:
                 pos += 1
             elif char == "$":
                 end = _skip_expansion(text, pos)
-                word.add_unknown(pos, end)
+                word.add_unknown(pos, end, spread=True)
                 pos = end
             elif char == "`":
                 end = _backquote_end(text, pos)
-                word.add_unknown(pos, end)
+                word.add_unknown(pos, end, spread=True)
                 pos = end
             else:
                 word.add(char, pos)

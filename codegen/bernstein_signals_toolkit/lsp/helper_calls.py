@@ -17,7 +17,14 @@ from ..model import JSONValue
 from ..names import PROPERTY_NAME
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ..shell_help import help_texts
-from ..shell_signature import Signature, ask_signature, call_arguments, read_call, signatures
+from ..shell_signature import (
+    Signature,
+    ask_option_problem,
+    ask_signature,
+    call_arguments,
+    read_call,
+    signatures,
+)
 from ..validate import CODES
 from ..validate.lines import close_match, near_kind
 from ._shell import (
@@ -117,7 +124,13 @@ def helper_call(command: Command, runtime: RuntimeVocabulary) -> list[Finding]:
     sig = _call_signature(name, runtime)
     if sig is None:
         return [] if name in _help_texts(runtime) else _unknown_helper(head, name, runtime)
-    call = read_call(sig, [word.literal for word in arguments])
+    # From the first word that may be zero or several arguments ("$@", $x) on,
+    # no argument's place is known: the call is read up to it, and a missing
+    # positional or an option's value may still come from it.
+    cut = next((index for index, word in enumerate(arguments) if word.spread), len(arguments))
+    call = read_call(sig, [word.literal for word in arguments[:cut]])
+    if cut < len(arguments):
+        call.problems = [p for p in call.problems if p.what not in ("missing", "needs-value")]
     if call.help:
         return []
     if sig.unavailable:
@@ -152,8 +165,15 @@ def _helper_payload(
     payload: dict[str, JSONValue] = {}
     where: dict[str, Word] = {}
     params = {param.name: param for param in sig.params}
+    findings = []
     for name, indexes in values.items():
         if not params[name].in_payload:
+            # bernstein_ask's own options: refused by the helper as it reads them.
+            for word in (arguments[index] for index in indexes):
+                problem = None if word.literal is None else ask_option_problem(name, word.literal)
+                if problem is not None:
+                    message = f"{sig.function}: {problem}"
+                    findings.append(_finding(word, word, "BS502", message))
             continue
         words = [arguments[index] for index in indexes]
         texts = [w.literal if w.literal is not None else PLACEHOLDER for w in words]
@@ -162,7 +182,6 @@ def _helper_payload(
         for index, word in enumerate(words):
             where[f"/{name}/{index}" if repeatable else f"/{name}"] = word
             where.setdefault(f"/{name}", word)
-    findings = []
     for error in runtime.validate_payload(sig.kind, payload):
         value = where.get(error.pointer)
         if value is None or value.literal is None:
