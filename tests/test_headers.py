@@ -33,8 +33,6 @@ _FILLS = re.compile(r"^filling in the toolkit's template (?P<source>\S+)\.$")
 _COMMENT = re.compile(r"^(?:# |// )")
 _SENTENCE = re.compile(r"(?<=\.) (?=[A-Z])|(?<=,) (?=filling in )")
 _NOT_YET = {
-    "shell/bernstein-signals.sh": "emitters/shell.py calls python_header(vocabulary) without"
-    " its TEMPLATE (its owner's one-line change: python_header(vocabulary, TEMPLATE))",
     "typescript": "emitters/typescript.py heads copied templates with header_lines; its"
     " owner's change: copied_lines(vocabulary, name) there",
 }

@@ -226,4 +226,4 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
     }
     for marker, value in replacements.items():
         text = text.replace(marker, value)
-    return {LIBRARY: python_header(vocabulary) + text}
+    return {LIBRARY: python_header(vocabulary, TEMPLATE) + text}
