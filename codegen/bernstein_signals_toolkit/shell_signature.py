@@ -30,6 +30,7 @@ from .roles import VERSION_ROLE
 from .shell_checks import Check, PythonOnly, field_rules, kind_refusal
 
 __all__ = [
+    "ASKED_KIND",
     "ASK_OPTIONS",
     "ASK_TIMEOUT_DECIMALS",
     "ASK_TIMEOUT_DIGITS",
@@ -50,6 +51,7 @@ __all__ = [
     "call_arguments",
     "option_name",
     "read_call",
+    "reserved_options",
     "signature",
     "signatures",
 ]
@@ -177,6 +179,16 @@ def signature(kind: Kind) -> Signature:
 
 ASK_OPTIONS = ("var", "timeout")
 """bernstein_ask's own options (its ``_bsig_do_ask`` takes them out before the question's)."""
+ASKED_KIND = "question"
+"""The kind (by snake name) whose helper bernstein_ask calls, with its own options first."""
+
+
+def reserved_options(kind: Kind) -> tuple[str, ...]:
+    """Option names no property of ``kind`` may take: --help on every helper, and
+    bernstein_ask's own on the kind it asks (it would take them out of the call)."""
+    return (HELP[2:], *(ASK_OPTIONS if kind.snake == ASKED_KIND else ()))
+
+
 ASK_TIMEOUT_MAX = 2147
 """bernstein_ask's largest --timeout in seconds: its microseconds fit mksh's 32-bit arithmetic."""
 ASK_TIMEOUT_DECIMALS = 6

@@ -18,7 +18,7 @@ from bernstein_signals_toolkit.errors import SourceError
 from bernstein_signals_toolkit.load import RESERVED_KIND_NAMES, load_vocabulary
 from bernstein_signals_toolkit.names import PROPERTY_NAME_REST
 from bernstein_signals_toolkit.shell_help import help_texts
-from bernstein_signals_toolkit.shell_signature import signature
+from bernstein_signals_toolkit.shell_signature import ASK_OPTIONS, signature
 from shell_support import LIBRARY, ROOT, reference_format, shell_command
 
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
@@ -178,6 +178,37 @@ def test_a_property_named_help_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(SourceError, match="reserved"):
         shell_emitter.emit(load_vocabulary(schema_dir, ROOT / "grammar/signal.lark"))
+
+
+@pytest.mark.parametrize("option", ASK_OPTIONS)
+def test_a_question_property_named_as_an_ask_option_is_refused(tmp_path: Path, option: str) -> None:
+    """bernstein_ask would take --timeout/--var out of the call: the property could never be set."""
+    schema_dir = tmp_path / "schema"
+    shutil.copytree(ROOT / "schema", schema_dir)
+    path = schema_dir / "question.schema.json"
+    document = json.loads(path.read_text())
+    document["properties"][option] = {"description": "x", "type": "string"}
+    path.write_text(json.dumps(document))
+    vocabulary = load_vocabulary(schema_dir, ROOT / "grammar/signal.lark")
+    with pytest.raises(SourceError) as raised:
+        shell_emitter.emit(vocabulary)
+    message = str(raised.value)
+    assert "question.schema.json" in message
+    assert "shell" in message
+    assert f"--{option} is reserved by bernstein_ask" in message
+    result = _cli("generate", "--schema", schema_dir, "--out", tmp_path / "out")
+    assert result.returncode == 2, result
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out" / "shell").exists()
+
+
+def test_an_ask_option_is_free_on_other_kinds(tmp_path: Path) -> None:
+    properties = {option: {"description": "x", "type": "string"} for option in ASK_OPTIONS}
+    schema_dir = _vocabulary(tmp_path, "NEW_KIND", properties, [])
+    text = shell_emitter.emit(load_vocabulary(schema_dir, ROOT / "grammar/signal.lark"))
+    [table] = [x for x in text[shell_emitter.LIBRARY].splitlines() if x.startswith("_bsig_O_new")]
+    assert all(f" {option} " in table for option in ASK_OPTIONS), table
 
 
 def test_fixed_helper_names_are_reserved_kinds() -> None:

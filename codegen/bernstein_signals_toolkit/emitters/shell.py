@@ -35,6 +35,7 @@ from ..shell_signature import (
     ASK_TIMEOUT_RULE,
     OPTION_REST,
     OPTION_SHOWN,
+    reserved_options,
     signature,
 )
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
@@ -55,7 +56,6 @@ _QUIET_ENTRY = (
 )
 _PLAIN_ENTRY = "  { _bsig_enter; } 2>/dev/null"
 """Entry lines: the trace of entering goes to /dev/null, then nothing is traced."""
-_RESERVED_OPTIONS = frozenset({"help"})
 
 
 def _wrapper(name: str, quiet: bool) -> list[str]:
@@ -163,11 +163,12 @@ def _check_options(vocabulary: Vocabulary) -> None:
     """A property may not take an option every helper has: a name clash, refused like one."""
     for kind in vocabulary.kinds:
         for prop in kind.properties:
-            if prop.name in _RESERVED_OPTIONS:
+            if prop.name in reserved_options(kind):
+                owner = "every shell function" if prop.name == "help" else "bernstein_ask"
                 raise SourceError(
                     kind.file_name,
                     "shell",
-                    f"property {prop.name!r}: --{prop.name} is reserved by every shell function",
+                    f"property {prop.name!r}: --{prop.name} is reserved by {owner}",
                 )
 
 
