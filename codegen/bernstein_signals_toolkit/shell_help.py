@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from .model import Vocabulary
 from .roles import ROLES, role_field
-from .shell_signature import ASK_TIMEOUT_RULE, Signature, signatures
+from .shell_signature import ASK_TIMEOUT_RULE, ASKED_KIND, Signature, ask_signature, signatures
 
 __all__ = [
     "FIXED_HELPERS",
@@ -66,9 +66,8 @@ glued to its last line). `bernstein-signals wrap` can.""",
     FixedHelper(
         "ask",
         True,
-        "Usage: bernstein_ask [--var NAME] [--timeout SECONDS] QUESTION"
-        " [--@QUESTION_OPTIONS@ O]... [--@QUESTION_ID@ ID]\n"
-        """
+        """Usage: @ASK_USAGE@
+
 Emit a QUESTION (arguments as for bernstein_question, options by the same
 rule), then read reply lines {"@REPLY_IN_REPLY_TO@": ..., "@REPLY_ANSWER@": ...} from stdin.
 With --@QUESTION_ID@, the first reply whose @REPLY_IN_REPLY_TO@ is ID is taken; without,
@@ -79,8 +78,8 @@ printed. --timeout bounds the whole wait, skipped lines included; SECONDS is
 """
         + ASK_TIMEOUT_RULE
         + """.
-An option given twice is refused. Status: 1 end of input or timeout, 2 bad arguments, with a message on
-stderr. --timeout needs a shell whose read has -t (not dash).""",
+An option given twice is refused. Status: 1 end of input or timeout, 2 bad
+arguments, with a message on stderr. --timeout needs a shell whose read has -t (not dash).""",
     ),
     FixedHelper(
         "guard",
@@ -124,7 +123,7 @@ def usage(sig: Signature) -> str:
         return " ".join([*words, "--help"])
     words += [param.metavar for param in sig.positionals]
     for param in sig.options:
-        option = f"{param.option} VALUE"
+        option = f"{param.option} {param.value}"
         if param.repeatable:
             words.append(f"{option}..." if param.required else f"[{option}]...")
         else:
@@ -137,7 +136,9 @@ _EMIT_NOTE = (
     " payload against the schema)."
 )
 _RULE = (
-    "An argument is an option only if it is one of the --NAME options below; anything else"
+    "An argument is an option only if it is one of the --NAME options below; any other"
+    " --name of that shape (a lowercase letter, then lowercase letters, digits, _ or -) is"
+    " refused as an unknown option; anything else"
     " (-3, ---, - step, several lines) is a value. -- ends the options."
 )
 
@@ -185,6 +186,9 @@ def fixed_help(helper: FixedHelper, vocabulary: Vocabulary) -> str:
     """A fixed helper's text with the vocabulary's role fields and prefix in place."""
     text = helper.help
     markers = {**role_markers(vocabulary), "@PREFIX@": vocabulary.grammar.prefix}
+    asked = signatures(vocabulary).get(f"bernstein_{ASKED_KIND}")
+    if asked is not None:  # bernstein_ask's usage: the question's, with its own options
+        markers["@ASK_USAGE@"] = usage(ask_signature(asked))
     for marker, value in markers.items():
         text = text.replace(marker, value)
     return text

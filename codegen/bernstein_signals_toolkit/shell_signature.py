@@ -85,6 +85,8 @@ class Param:
     unique: bool = False
     in_payload: bool = True
     """False for an option of the helper itself (bernstein_ask's --var), not a field."""
+    value: str = "VALUE"
+    """How usage lines name an option's value (``--timeout SECONDS``)."""
 
     @property
     def metavar(self) -> str:
@@ -179,6 +181,8 @@ def signature(kind: Kind) -> Signature:
 
 ASK_OPTIONS = ("var", "timeout")
 """bernstein_ask's own options (its ``_bsig_do_ask`` takes them out before the question's)."""
+_ASK_VALUES = ("NAME", "SECONDS")
+"""How bernstein_ask's usage names the value of each of its ASK_OPTIONS."""
 ASKED_KIND = "question"
 """The kind (by snake name) whose helper bernstein_ask calls, with its own options first."""
 
@@ -231,8 +235,8 @@ def ask_timeout_ok(value: str) -> bool:
 def ask_signature(question: Signature) -> Signature:
     """bernstein_ask: the question's arguments plus its own options, read by the same rule."""
     own = tuple(
-        Param(name, f"--{name}", False, False, "string", "", (), in_payload=False)
-        for name in ASK_OPTIONS
+        Param(name, f"--{name}", False, False, "string", "", (), in_payload=False, value=value)
+        for name, value in zip(ASK_OPTIONS, _ASK_VALUES, strict=True)
     )
     return replace(question, snake="ask", options=own + question.options)
 

@@ -1736,7 +1736,7 @@ glued to its last line). `bernstein-signals wrap` can.'
 
 # shellcheck disable=SC2016 # help text, printed as it is
 _bsig_help_ask() {
-  _bsig_out 'Usage: bernstein_ask [--var NAME] [--timeout SECONDS] QUESTION [--options O]... [--id ID]
+  _bsig_out 'Usage: bernstein_ask QUESTION [--var NAME] [--timeout SECONDS] [--options VALUE]... [--id VALUE]
 
 Emit a QUESTION (arguments as for bernstein_question, options by the same
 rule), then read reply lines {"in_reply_to": ..., "answer": ...} from stdin.
@@ -1746,8 +1746,8 @@ a reply (blank, garbage), are skipped with a note each on stderr. The answer
 is decoded and stored in the variable NAME (default BERNSTEIN_ANSWER), never
 printed. --timeout bounds the whole wait, skipped lines included; SECONDS is
 a number of seconds from 0 to 2147 (no leading zero, at most 6 decimals).
-An option given twice is refused. Status: 1 end of input or timeout, 2 bad arguments, with a message on
-stderr. --timeout needs a shell whose read has -t (not dash).'
+An option given twice is refused. Status: 1 end of input or timeout, 2 bad
+arguments, with a message on stderr. --timeout needs a shell whose read has -t (not dash).'
 }
 
 # shellcheck disable=SC2016 # help text, printed as it is
@@ -1774,9 +1774,10 @@ end later with COMPLETED or FAILED. Adapter-specific extras are allowed so
 that later vocabulary versions can add optional fields without breaking older
 validators.
 
-An argument is an option only if it is one of the --NAME options below;
-anything else (-3, ---, - step, several lines) is a value. -- ends the
-options.
+An argument is an option only if it is one of the --NAME options below; any
+other --name of that shape (a lowercase letter, then lowercase letters,
+digits, _ or -) is refused as an unknown option; anything else (-3, ---, -
+step, several lines) is a value. -- ends the options.
 
 Arguments:
   REASON
@@ -1847,9 +1848,10 @@ Emit FAILED. The adapter'"'"'s run ended in failure. Terminal: nothing the adapt
 prints after it is part of the run'"'"'s lifecycle. The payload is optional;
 adapter-specific extras are allowed beside `reason` and `vocabulary`.
 
-An argument is an option only if it is one of the --NAME options below;
-anything else (-3, ---, - step, several lines) is a value. -- ends the
-options.
+An argument is an option only if it is one of the --NAME options below; any
+other --name of that shape (a lowercase letter, then lowercase letters,
+digits, _ or -) is refused as an unknown option; anything else (-3, ---, -
+step, several lines) is a value. -- ends the options.
 
 Arguments:
   --reason VALUE
@@ -1892,9 +1894,10 @@ markdown. Not terminal: a PLAN_READY follows once the plan is written under
 .sdd/. Adapter-specific extras are allowed so that later vocabulary versions
 can add optional fields without breaking older validators.
 
-An argument is an option only if it is one of the --NAME options below;
-anything else (-3, ---, - step, several lines) is a value. -- ends the
-options.
+An argument is an option only if it is one of the --NAME options below; any
+other --name of that shape (a lowercase letter, then lowercase letters,
+digits, _ or -) is refused as an unknown option; anything else (-3, ---, -
+step, several lines) is a value. -- ends the options.
 
 Arguments:
   MARKDOWN
@@ -1976,9 +1979,10 @@ writes the answer to the adapter'"'"'s stdin as a reply line ({"in_reply_to": id
 "answer": text}). Adapter-specific extras are allowed so that later vocabulary
 versions can add optional fields without breaking older validators.
 
-An argument is an option only if it is one of the --NAME options below;
-anything else (-3, ---, - step, several lines) is a value. -- ends the
-options.
+An argument is an option only if it is one of the --NAME options below; any
+other --name of that shape (a lowercase letter, then lowercase letters,
+digits, _ or -) is refused as an unknown option; anything else (-3, ---, -
+step, several lines) is a value. -- ends the options.
 
 Arguments:
   QUESTION

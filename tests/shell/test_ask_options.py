@@ -9,17 +9,25 @@ against each other.
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.shell_help import help_texts, usage
 from bernstein_signals_toolkit.shell_signature import (
     ASK_TIMEOUT_MAX,
     ASK_TIMEOUT_RULE,
     ask_option_problem,
+    ask_signature,
     ask_timeout_ok,
+    signatures,
 )
-from shell_support import run
+from shell_support import GRAMMAR, ROOT, run
 
 BAD = ["08", "010", "00", "9999999999999", str(ASK_TIMEOUT_MAX + 1), f"{ASK_TIMEOUT_MAX}.5"]
 BAD += ["", ".5", "1.", "1.2.3", "1.1234567", "-1", "+1", "1e3", " 1", "0x10", "1,5"]
@@ -116,3 +124,24 @@ def test_the_language_servers_message_is_the_helpers(option: str, value: str) ->
         assert result.stderr == f"bernstein_ask: {problem}\n".encode(), (value, result)
     else:  # the helper's one-line message escapes control characters
         assert result.stdout.endswith(b"status=2\nafter\n"), (value, result)
+
+
+def test_the_usage_line_is_rendered_from_the_signature(tmp_path: Path) -> None:
+    """A question field added to the schema shows in bernstein_ask's usage, as in the question's."""
+    schema_dir = tmp_path / "schema"
+    shutil.copytree(ROOT / "schema", schema_dir)
+    path = schema_dir / "question.schema.json"
+    document = json.loads(path.read_text())
+    document["properties"]["urgency"] = {"description": "How soon.", "type": "string"}
+    path.write_text(json.dumps(document))
+    vocabulary = load_vocabulary(schema_dir, GRAMMAR)
+    question = signatures(vocabulary)["bernstein_question"]
+    first = help_texts(vocabulary)["bernstein_ask"].splitlines()[0]
+    assert first == f"Usage: {usage(ask_signature(question))}"
+    assert "[--urgency VALUE]" in first
+    assert first.startswith("Usage: bernstein_ask QUESTION [--var NAME] [--timeout SECONDS] ")
+    printed = run("bash", "bernstein_ask --help").stdout.decode().splitlines()[0]
+    assert (
+        printed
+        == help_texts(load_vocabulary(ROOT / "schema", GRAMMAR))["bernstein_ask"].split("\n")[0]
+    )
