@@ -79,7 +79,10 @@ printed. --timeout bounds the whole wait, skipped lines included; SECONDS is
         + ASK_TIMEOUT_RULE
         + """.
 An option given twice is refused. Status: 1 end of input or timeout, 2 bad
-arguments, with a message on stderr. --timeout needs a shell whose read has -t (not dash).""",
+arguments, with a message on stderr. --timeout needs a shell whose read has -t (not dash).
+A NUL byte in a line: zsh skips the line with a note (as Python's ask() does);
+the read of bash, dash, ksh93, mksh and busybox drops the byte unseen, so
+there a reply "a<NUL>b" gives the answer "ab".""",
     ),
     FixedHelper(
         "guard",

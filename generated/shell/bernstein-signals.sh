@@ -1747,7 +1747,10 @@ is decoded and stored in the variable NAME (default BERNSTEIN_ANSWER), never
 printed. --timeout bounds the whole wait, skipped lines included; SECONDS is
 a number of seconds from 0 to 2147 (no leading zero, at most 6 decimals).
 An option given twice is refused. Status: 1 end of input or timeout, 2 bad
-arguments, with a message on stderr. --timeout needs a shell whose read has -t (not dash).'
+arguments, with a message on stderr. --timeout needs a shell whose read has -t (not dash).
+A NUL byte in a line: zsh skips the line with a note (as Python'"'"'s ask() does);
+the read of bash, dash, ksh93, mksh and busybox drops the byte unseen, so
+there a reply "a<NUL>b" gives the answer "ab".'
 }
 
 # shellcheck disable=SC2016 # help text, printed as it is
