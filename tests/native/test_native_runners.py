@@ -514,3 +514,16 @@ def test_hostile_native_output_through_wrap_and_conform(program: str, pieces: li
     assert document["files"][0]["lines"] == data.count(b"\n") + unended
     (summary,) = report.stderr.decode().splitlines()
     assert summary.startswith("conform: exit 0, ")
+
+
+def test_text_lines_take_the_place_in_words_conform_gives() -> None:
+    """conform names the place itself; validate's text_lines writes it, nothing is cut back."""
+    from bernstein_signals_toolkit.validate import formats
+    from bernstein_signals_toolkit.validate.diagnostics import build_diagnostic
+
+    diagnostic = build_diagnostic("BS301", 3, 0, 1, "no terminal signal", replacement="x")
+    plain = formats.text_lines("run.log", diagnostic)
+    placed = formats.text_lines("run.log", diagnostic, place="stdout line 3, column 1")
+    assert plain[0].startswith("run.log:3:1: ")
+    assert placed[0] == "stdout line 3, column 1:" + plain[0].removeprefix("run.log:3:1:")
+    assert placed[1:] == plain[1:] == ["    suggestion: x"]

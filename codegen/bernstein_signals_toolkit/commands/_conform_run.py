@@ -49,11 +49,8 @@ class _Text(Output):
     """validate's text lines, with the place on the adapter's stdout in words."""
 
     def diagnostic(self, path: str, diagnostic: Diagnostic) -> None:
-        # validate's line after its compiler-style "path:line:col:" (here with no path)
-        (first, *rest) = formats.text_lines("", diagnostic)
-        said = first.removeprefix(f":{diagnostic.line}:{diagnostic.start + 1}:")
         place = stdout_place(diagnostic.line, diagnostic.start + 1)
-        for line in (f"{place}:{said}", *rest):
+        for line in formats.text_lines("", diagnostic, place=place):
             self._body.write(formats.encode_line(line + "\n"))
 
 

@@ -87,10 +87,15 @@ def encode_line(line: str) -> bytes:
 # ---------------------------------------------------------------------------
 
 
-def text_lines(path: str, diagnostic: Diagnostic, *, color: bool = False) -> list[str]:
-    """Compiler-style: ``path:line:col: severity[CODE] message``, 1-based columns."""
+def text_lines(
+    path: str, diagnostic: Diagnostic, *, color: bool = False, place: str | None = None
+) -> list[str]:
+    """Compiler-style: ``path:line:col: severity[CODE] message``, 1-based columns; a
+    caller that names the place otherwise (conform: "stdout line 3, column 1") gives
+    ``place`` for ``path:line:col``."""
     severity = diagnostic.severity.value
-    where = f"{path}:{diagnostic.line}:{diagnostic.start + 1}:"
+    at = f"{path}:{diagnostic.line}:{diagnostic.start + 1}" if place is None else place
+    where = f"{at}:"
     if color:
         where = f"{_BOLD}{where}{_RESET}"
         severity = f"{_COLORS[diagnostic.severity]}{severity}{_RESET}"
