@@ -17,10 +17,19 @@ from fractions import Fraction
 from typing import TypeGuard
 
 from .ecma_regex import EcmaPatternError, translate
-from .keywords import MESSAGE_KEYWORD, Support, refusals, support
+from .keywords import Support, refusals, support
 from .model import JSONValue, Kind, Property
+from .schema_messages import BOUNDS, SIZE_RULES, plain_messages, plural
 
-__all__ = ["SDD_PATH_PATTERN", "Check", "FieldRules", "PythonOnly", "field_rules", "kind_refusal"]
+__all__ = [
+    "SDD_PATH_PATTERN",
+    "UNIQUE_DETAIL",
+    "Check",
+    "FieldRules",
+    "PythonOnly",
+    "field_rules",
+    "kind_refusal",
+]
 
 SDD_PATH_PATTERN = "^\\.sdd(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\u0000-\\u001f]+)+$"
 """The plan-path rule of the schemas; the shell enforces it with ``_bsig_is_sdd_path``."""
@@ -39,6 +48,11 @@ _UNTRANSLATED = (
     "its pattern has no shell translation (the shell checks the .sdd/ path rule and one"
     " ASCII class over the whole value, such as ^[a-z0-9_-]+$)"
 )
+
+
+UNIQUE_DETAIL = "must not hold duplicate items"
+"""The binding's words for uniqueItems (schema_compiler writes the same literal; its home
+should be schema_messages)."""
 
 
 _SCALARS = ("string", "integer", "boolean")
@@ -62,7 +76,7 @@ class Check:
     args: tuple[str, ...]
     """Its arguments after the value, unquoted (the emitter quotes them)."""
     message: str
-    """What the value must be, after its name: ``must not be empty``."""
+    """What the value must be, after its name: ``must be at least 1 character long``."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,8 @@ class FieldRules:
     """Checks on the item count of an array; empty for scalars."""
     unique: bool = False
     """An array whose items must differ (uniqueItems)."""
+    unique_message: str = UNIQUE_DETAIL
+    """What a duplicate item is told (the binding's words for uniqueItems)."""
 
 
 @dataclass(frozen=True)
@@ -87,11 +103,16 @@ class PythonOnly(Exception):
 
 
 def _message(schema: dict[str, JSONValue], keyword: str, default: str) -> str:
-    """The schema's plain message for ``keyword`` (``x-bernstein-message``), else ``default``."""
-    given = schema.get(MESSAGE_KEYWORD)
-    if isinstance(given, dict):
-        given = given.get(keyword)
-    return given if isinstance(given, str) and given.strip() else default
+    """The binding's words for ``keyword``: the schema's ``x-bernstein-message`` for it (or
+    for all its rules), else ``default``, the binding's raw detail (schema_messages)."""
+    given = plain_messages(dict(schema)) or {}
+    return given.get(keyword, given.get("", default))
+
+
+def _size(schema: dict[str, JSONValue], keyword: str, count: int) -> str:
+    """A minLength/maxLength/minItems/maxItems message, as the binding words it."""
+    _family, _operator, words, noun = SIZE_RULES[keyword]
+    return _message(schema, keyword, words.format(plural(count, noun)))
 
 
 def _is_number(value: JSONValue) -> TypeGuard[int | float]:
@@ -134,14 +155,6 @@ def _bound(keyword: str, value: JSONValue) -> tuple[str, int]:
     return "_bsig_int_le", math.ceil(exact) - 1
 
 
-_BOUND_WORDS = {
-    "minimum": "at least",
-    "exclusiveMinimum": "greater than",
-    "maximum": "at most",
-    "exclusiveMaximum": "less than",
-}
-
-
 def _value_checks(schema: dict[str, JSONValue], scalar: str) -> list[Check]:
     """Checks on one shell argument holding a ``scalar`` value under ``schema``."""
     checks = []
@@ -152,27 +165,21 @@ def _value_checks(schema: dict[str, JSONValue], scalar: str) -> list[Check]:
     for key, value in schema.items():
         if key in ("enum", "const"):
             checks.append(_choices(schema, key, scalar))
-        elif scalar == "integer" and key in _BOUND_WORDS:
+        elif scalar == "integer" and key in BOUNDS:
             test, bound = _bound(key, value)
-            shown = json.dumps(value)
-            message = _message(schema, key, f"must be {_BOUND_WORDS[key]} {shown}")
+            message = _message(schema, key, BOUNDS[key][1].format(value))
             checks.append(Check(test, (str(bound),), message))
         elif scalar == "integer" and key == "multipleOf":
             if not _is_number(value) or value != int(value) or not 0 < value <= _MAX_DIVISOR:
                 raise PythonOnly(f"multipleOf {value!r} is not a whole number up to {_MAX_DIVISOR}")
-            message = _message(schema, key, f"must be a multiple of {json.dumps(value)}")
+            message = _message(schema, key, f"must be a multiple of {value}")
             checks.append(Check("_bsig_int_mod", (str(int(value)),), message))
         elif scalar == "string" and key in ("minLength", "maxLength") and isinstance(value, int):
-            test, word = (
-                ("_bsig_len_ge", "at least") if key == "minLength" else ("_bsig_len_le", "at most")
-            )
-            default = f"must be {word} {value} character(s) long"
-            if key == "minLength" and value == 1:
-                default = "must not be empty"
+            test = "_bsig_len_ge" if key == "minLength" else "_bsig_len_le"
             if (key, value) != ("minLength", 0):
-                checks.append(Check(test, (str(value),), _message(schema, key, default)))
+                checks.append(Check(test, (str(value),), _size(schema, key, value)))
         elif scalar == "string" and key == "pattern":
-            message = _message(schema, key, f"must match the pattern {value}")
+            message = _message(schema, key, f"must match {value}")
             checks += _pattern_checks(value, message)
     return checks
 
@@ -236,14 +243,15 @@ def field_rules(prop: Property) -> FieldRules:
     item_type = items.get("type")
     scalar = _scalar_type([item_type] if isinstance(item_type, str) else ["(none)"])
     array_checks = []
-    for key, word in (("minItems", "needs at least"), ("maxItems", "takes at most")):
+    for key in ("minItems", "maxItems"):
         count = schema.get(key)
         if isinstance(count, int) and not isinstance(count, bool):
             test = "_bsig_int_ge" if key == "minItems" else "_bsig_int_le"
-            message = _message(schema, key, f"{word} {count} item(s)")
-            array_checks.append(Check(test, (str(count),), message))
+            array_checks.append(Check(test, (str(count),), _size(schema, key, count)))
     unique = schema.get("uniqueItems") is True
-    return FieldRules(scalar, tuple(_value_checks(items, scalar)), tuple(array_checks), unique)
+    duplicate = _message(schema, "uniqueItems", UNIQUE_DETAIL)
+    checks = tuple(_value_checks(items, scalar))
+    return FieldRules(scalar, checks, tuple(array_checks), unique, duplicate)
 
 
 def kind_refusal(kind: Kind) -> str:

@@ -85,6 +85,8 @@ class Param:
     unique: bool = False
     in_payload: bool = True
     """False for an option of the helper itself (bernstein_ask's --var), not a field."""
+    unique_message: str = ""
+    """What a duplicate item is told, for an array whose items must differ."""
     value: str = "VALUE"
     """How usage lines name an option's value (``--timeout SECONDS``)."""
 
@@ -158,6 +160,7 @@ def signature(kind: Kind) -> Signature:
             checks=rules.checks,
             array_checks=rules.array_checks,
             unique=rules.unique,
+            unique_message=rules.unique_message,
         )
         if is_positional:
             positional[prop.name] = param

@@ -1784,9 +1784,9 @@ step, several lines) is a value. -- ends the options.
 
 Arguments:
   REASON
-      string; must not be empty. What blocks the run, for the operator. It
-      must not be empty: a blocked run with no reason gives the operator
-      nothing to act on.
+      string; must be at least 1 character long. What blocks the run, for the
+      operator. It must not be empty: a blocked run with no reason gives the
+      operator nothing to act on.
   --hint VALUE
       string. What the operator could do to unblock the run, or null (or
       absent) when there is no suggestion.'
@@ -1799,7 +1799,7 @@ _bsig_do_blocked() {
   _bsig_fn=${_bsig_via:-bernstein_blocked} _bsig_via=''
   _bsig_args blocked "$_bsig_P_blocked" "$_bsig_O_blocked" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
-  _bsig_len_ge "$_bsig_v_reason" 1 || { _bsig_err 'REASON must not be empty'; return 2; }
+  _bsig_len_ge "$_bsig_v_reason" 1 || { _bsig_err 'REASON must be at least 1 character long'; return 2; }
   _bsig_p=''
   if [ -n "$_bsig_s_hint" ]; then
     _bsig_esc "$_bsig_v_hint"
@@ -1904,9 +1904,9 @@ step, several lines) is a value. -- ends the options.
 
 Arguments:
   MARKDOWN
-      string; must not be empty. The draft plan as markdown. Newlines travel
-      escaped inside the JSON string, so the signal stays on one line. It must
-      not be empty: an empty draft carries no plan.
+      string; must be at least 1 character long. The draft plan as markdown.
+      Newlines travel escaped inside the JSON string, so the signal stays on
+      one line. It must not be empty: an empty draft carries no plan.
   --path VALUE
       string; must be a relative path under .sdd/ with no '"'"'.'"'"', '"'"'..'"'"' or empty
       segment, no backslash and no control character. Where the plan will be
@@ -1923,7 +1923,7 @@ _bsig_do_plan_draft() {
   _bsig_fn=${_bsig_via:-bernstein_plan_draft} _bsig_via=''
   _bsig_args plan_draft "$_bsig_P_plan_draft" "$_bsig_O_plan_draft" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
-  _bsig_len_ge "$_bsig_v_markdown" 1 || { _bsig_err 'MARKDOWN must not be empty'; return 2; }
+  _bsig_len_ge "$_bsig_v_markdown" 1 || { _bsig_err 'MARKDOWN must be at least 1 character long'; return 2; }
   if [ -n "$_bsig_s_path" ]; then
     _bsig_is_sdd_path "$_bsig_v_path" || { _bsig_err '--path must be a relative path under .sdd/ with no '"'"'.'"'"', '"'"'..'"'"' or empty segment, no backslash and no control character'; return 2; }
   fi
@@ -1989,19 +1989,20 @@ step, several lines) is a value. -- ends the options.
 
 Arguments:
   QUESTION
-      string; must not be empty. The question as the operator should see it.
-      It must not be empty: an empty question cannot be answered meaningfully.
+      string; must be at least 1 character long. The question as the operator
+      should see it. It must not be empty: an empty question cannot be
+      answered meaningfully.
   --options VALUE (repeat for each item)
-      string; must not be empty; needs at least 1 item(s); no item twice. The
-      answers the operator may choose from, or null (or absent) for a
-      free-form answer. When given, the list holds at least one non-empty
-      string and no duplicates: an empty list leaves nothing to choose, and a
-      duplicate makes the choice ambiguous.
+      string; must be at least 1 character long; must hold at least 1 item; no
+      item twice. The answers the operator may choose from, or null (or
+      absent) for a free-form answer. When given, the list holds at least one
+      non-empty string and no duplicates: an empty list leaves nothing to
+      choose, and a duplicate makes the choice ambiguous.
   --id VALUE
-      string; must not be empty. Identifies the question so that the reply can
-      name it in `in_reply_to`. Optional: without an id the orchestrator
-      answers questions first-in-first-out. When given it is not empty, since
-      an empty id could not be told apart from a missing one.'
+      string; must be at least 1 character long. Identifies the question so
+      that the reply can name it in `in_reply_to`. Optional: without an id the
+      orchestrator answers questions first-in-first-out. When given it is not
+      empty, since an empty id could not be told apart from a missing one.'
 }
 _bsig_P_question='question:QUESTION '
 _bsig_O_question=' options+ id '
@@ -2011,12 +2012,12 @@ _bsig_do_question() {
   _bsig_fn=${_bsig_via:-bernstein_question} _bsig_via=''
   _bsig_args question "$_bsig_P_question" "$_bsig_O_question" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
-  _bsig_len_ge "$_bsig_v_question" 1 || { _bsig_err 'QUESTION must not be empty'; return 2; }
+  _bsig_len_ge "$_bsig_v_question" 1 || { _bsig_err 'QUESTION must be at least 1 character long'; return 2; }
   if [ -n "$_bsig_s_options" ]; then
-    _bsig_int_ge "$_bsig_n_options" 1 || { _bsig_err '--options needs at least 1 item(s)'; return 2; }
+    _bsig_int_ge "$_bsig_n_options" 1 || { _bsig_err '--options must hold at least 1 item'; return 2; }
   fi
   if [ -n "$_bsig_s_id" ]; then
-    _bsig_len_ge "$_bsig_v_id" 1 || { _bsig_err '--id must not be empty'; return 2; }
+    _bsig_len_ge "$_bsig_v_id" 1 || { _bsig_err '--id must be at least 1 character long'; return 2; }
   fi
   _bsig_p=''
   if [ -n "$_bsig_s_id" ]; then
@@ -2034,9 +2035,9 @@ _bsig_do_question() {
 _bsig_i_question() {
   case $1 in
     options)
-      _bsig_len_ge "$2" 1 || { _bsig_err 'each --options item must not be empty'; return 2; }
+      _bsig_len_ge "$2" 1 || { _bsig_err 'each --options item must be at least 1 character long'; return 2; }
       _bsig_esc "$2"
-      case "$_bsig_a_options," in *",\"$_bsig_j\","*) { _bsig_err 'each --options item must differ from the others'; return 2; } ;; esac
+      case "$_bsig_a_options," in *",\"$_bsig_j\","*) { _bsig_err '--options must not hold duplicate items'; return 2; } ;; esac
       _bsig_a_options=$_bsig_a_options,\"$_bsig_j\"
       _bsig_n_options=$((_bsig_n_options + 1))
       ;;

@@ -62,19 +62,19 @@ bernstein_blocked 'GITHUB_TOKEN is not set' --hint 'export GITHUB_TOKEN and re-r
 
 REFUSED = [
     ("bernstein_question", "missing argument"),
-    ("bernstein_question ''", "must not be empty"),
+    ("bernstein_question ''", "must be at least 1 character long"),
     ("bernstein_question q extra", "too many arguments"),
     ("bernstein_question q -x", "too many arguments"),
     ("bernstein_question q --x", "unknown option --x (options: --options, --id; try --help)"),
     ("bernstein_question q --options", "needs a value"),
-    ("bernstein_question q --options ''", "must not be empty"),
-    ("bernstein_question q --options a --options a", "must differ"),
-    ("bernstein_question q --id ''", "must not be empty"),
+    ("bernstein_question q --options ''", "must be at least 1 character long"),
+    ("bernstein_question q --options a --options a", "must not hold duplicate items"),
+    ("bernstein_question q --id ''", "must be at least 1 character long"),
     ("bernstein_question q --id a --id b", "given twice"),
     ("bernstein_completed extra", "takes no positional argument"),
     ("bernstein_completed --reason x", "unknown option"),
-    ("bernstein_blocked ''", "must not be empty"),
-    ("bernstein_plan_draft ''", "must not be empty"),
+    ("bernstein_blocked ''", "must be at least 1 character long"),
+    ("bernstein_plan_draft ''", "must be at least 1 character long"),
     ("bernstein_plan_draft '# P' --path /etc/passwd", "under .sdd/"),
     *(
         (f"bernstein_plan_ready '{path}'", "under .sdd/")

@@ -155,8 +155,8 @@ def test_enum_bounds_and_string_arrays_in_every_shell(
     assert len(messages) == sum(payload is None for _, payload in CALLS)
     assert "bernstein_progress: --percent goes in steps of 5" in messages
     assert 'bernstein_progress: STATUS must be one of "running", "done"' in messages
-    assert "bernstein_progress: each --tags item must be at most 3 character(s) long" in messages
-    assert "bernstein_progress: --tags takes at most 3 item(s)" in messages
+    assert "bernstein_progress: each --tags item must be at most 3 characters long" in messages
+    assert "bernstein_progress: --tags must hold at most 3 items" in messages
     assert any(m.startswith("bernstein_progress: unknown option --usage") for m in messages)
 
 

@@ -83,7 +83,7 @@ def _items(sig: Signature) -> list[str]:
         lines += _apply(param.checks, '"$2"', f"each {param.option} item", "      ")
         lines.append("      " + _json_value(param, '"$2"'))
         if param.unique:
-            duplicate = _fail(f"each {param.option} item must differ from the others")
+            duplicate = _fail(f"{param.option} {param.unique_message}")
             lines.append(f'      case "$_bsig_a_{name}," in *",{element},"*) {duplicate} ;; esac')
         lines += [
             f"      _bsig_a_{name}=$_bsig_a_{name},{element}",
