@@ -1,7 +1,8 @@
 """A long-running ``node`` oracle: one JSON request per line in, one JSON answer out.
 
 The differential tests of the ECMA-262 regex translation and of the canonical
-form each ask a script of their own; the process and its fixture are this one.
+form, and the TypeScript binding's harness, each ask a script of their own; the
+process (and the oracles' fixture) are this one.
 """
 
 from __future__ import annotations
@@ -22,13 +23,22 @@ __all__ = ["NodeOracle", "running_oracle"]
 class NodeOracle:
     """One ``node`` process running ``script``, answering requests line by line."""
 
-    def __init__(self, executable: str, script: Path) -> None:
+    def __init__(
+        self,
+        executable: str,
+        script: Path,
+        *,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> None:
         self._process = subprocess.Popen(
             [executable, str(script)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             encoding="utf-8",
+            env=env,
+            cwd=cwd,
         )
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -45,7 +55,7 @@ class NodeOracle:
         assert self._process.stdin is not None
         assert self._process.stdout is not None
         self._process.stdin.close()
-        self._process.wait(timeout=10)
+        self._process.wait(timeout=30)
         self._process.stdout.close()
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from node_oracle_support import NodeOracle
 from scratch_support import assert_runs_cleanly
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,29 +43,14 @@ class Harness:
     """tests/typescript/harness.mjs in one Node process: a request in, an answer out."""
 
     def __init__(self, binding: Path = BINDING) -> None:
-        self._process = subprocess.Popen(
-            [node(), str(HERE / "harness.mjs")],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=environment(binding),
-            cwd=ROOT,
-        )
+        script = HERE / "harness.mjs"
+        self._node = NodeOracle(node(), script, env=environment(binding), cwd=ROOT)
 
     def ask(self, **request: Any) -> dict[str, Any]:
-        assert self._process.stdin is not None
-        assert self._process.stdout is not None
-        data = json.dumps(request, ensure_ascii=True) + "\n"
-        self._process.stdin.write(data.encode("ascii"))
-        self._process.stdin.flush()
-        answer: dict[str, Any] = json.loads(self._process.stdout.readline())
-        return answer
+        return self._node.ask(request)
 
     def close(self) -> None:
-        if self._process.stdin is not None:
-            self._process.stdin.close()
-        self._process.wait(timeout=30)
-        if self._process.stdout is not None:
-            self._process.stdout.close()
+        self._node.close()
 
 
 def check_typescript(package: Path, schema_dir: Path, facts: dict[str, str], scratch: Path) -> None:
