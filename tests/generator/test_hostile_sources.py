@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bernstein_signals_toolkit import shell_help
 from bernstein_signals_toolkit.cli import main
 from bernstein_signals_toolkit.emitters import EMITTERS, shell
 from bernstein_signals_toolkit.errors import SourceError, ToolkitError
@@ -67,7 +68,7 @@ def _generate(schema: Path, grammar: Path, out: Path) -> tuple[int, str]:
 def _shell_facts(schema: Path, grammar: Path) -> tuple[str, str]:
     """The prefix and QUESTION's help text, as the sources define them."""
     vocabulary = load_vocabulary(schema, grammar)
-    return vocabulary.grammar.prefix, shell.help_texts(vocabulary)["bernstein_question"]
+    return vocabulary.grammar.prefix, shell_help.help_texts(vocabulary)["bernstein_question"]
 
 
 def _typescript_facts(schema: Path, grammar: Path) -> dict[str, str]:

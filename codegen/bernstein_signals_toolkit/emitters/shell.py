@@ -26,7 +26,7 @@ from ..names import (
     check_vocabulary,
 )
 from ..roles import check_roles
-from ..shell_help import FIXED_HELPERS, FixedHelper, fixed_help, help_texts, role_markers
+from ..shell_help import FIXED_HELPERS, FixedHelper, fixed_help, role_markers
 from ..shell_signature import (
     ASK_OPTIONS,
     ASK_TIMEOUT_DECIMALS,
@@ -43,8 +43,7 @@ from ._header import python_header
 from ._shell_kinds import FUNCTION_NAMES, TABLE_NAMES, VARIABLE_NAMES, kind_functions
 from ._templates import python_runtime_module, template_text
 
-__all__ = ["LIBRARY", "emit", "help_texts"]
-# help_texts: re-exported for callers of the emitter (its home is shell_help).
+__all__ = ["LIBRARY", "emit"]
 
 LIBRARY = "shell/bernstein-signals.sh"
 TEMPLATE = "shell/bernstein-signals.sh"
