@@ -390,6 +390,23 @@ def _drive_read_chunks() -> None:
     run()
 
 
+def _drive_strip_terminator() -> None:
+    @_GUARD
+    @given(text=_LINES_TEXT, data=_BYTES)
+    def run(text: str, data: bytes) -> None:
+        # One "\n" or "\r\n" goes, only at the end: what every reader drops.
+        assert bs.strip_terminator(text + "\r\n") == text
+        assert bs.strip_terminator(text + "\n") == text.removesuffix("\r")
+        assert bs.strip_terminator(data + b"\r\n") == data
+        assert bs.strip_terminator(data + b"\n") == data.removesuffix(b"\r")
+        kept = bs.strip_terminator(text)
+        assert text in (kept, kept + "\n", kept + "\r\n")
+        raw = bs.strip_terminator(data)
+        assert data in (raw, raw + b"\n", raw + b"\r\n")
+
+    run()
+
+
 def _drive_terminal() -> None:
     @_GUARD
     @given(lines=st.lists(_LINES, max_size=8))
@@ -533,6 +550,7 @@ _DRIVERS: dict[str, Callable[[], None]] = {
     "LineScanner": _drive_line_scanner,
     "scan_lines": _drive_scan_lines,
     "read_chunks": _drive_read_chunks,
+    "strip_terminator": _drive_strip_terminator,
     "check_terminal_signal": _drive_terminal,
     "has_terminal_signal": _drive_terminal,
     "SignalParser": _drive_native(bs.SignalParser),
