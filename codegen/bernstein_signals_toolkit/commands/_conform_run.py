@@ -33,11 +33,16 @@ from . import _arguments
 from ._conform_answers import Answers
 from ._inputs import unknown_kinds_severity, vocabulary_of
 from ._native_run import NativeStream
-from ._process import ProcessGroup, command_of, exit_reason, shell_status, signal_name
+from ._process import (
+    PIPE_READ_BYTES,
+    ProcessGroup,
+    command_of,
+    exit_reason,
+    shell_status,
+    signal_name,
+)
 
 __all__ = ["AdapterRun", "Sink", "conform_output", "run_name", "stdout_place"]
-
-_CHUNK = 1 << 16
 
 
 def stdout_place(line: int, column: int | None = None) -> str:
@@ -161,7 +166,7 @@ class AdapterRun:
             if writable:
                 self.answers.flush()
             if readable:
-                chunk = os.read(stdout, _CHUNK)
+                chunk = os.read(stdout, PIPE_READ_BYTES)
                 if not chunk:
                     break
                 self._scan(chunk)

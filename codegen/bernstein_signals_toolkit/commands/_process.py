@@ -21,6 +21,7 @@ __all__ = [
     "DRAIN_SECONDS",
     "FORWARDED_SIGNALS",
     "GRACE_SECONDS",
+    "PIPE_READ_BYTES",
     "CommandNotRunnable",
     "ProcessGroup",
     "add_command_argument",
@@ -38,6 +39,8 @@ GRACE_SECONDS = 3.0
 DRAIN_SECONDS = 5.0
 """After a kill, how long to wait for output from processes that left the group."""
 _POLL_SECONDS = 0.1
+PIPE_READ_BYTES = 1 << 16
+"""One read of a child's stdout: a Linux pipe's buffer, all one read can return."""
 
 
 class CommandNotRunnable(ToolkitError):

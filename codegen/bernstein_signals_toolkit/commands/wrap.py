@@ -33,6 +33,7 @@ from ..runtime_vocabulary import RuntimeVocabulary
 from ._inputs import add_vocabulary_argument, vocabulary_of
 from ._native_run import NativeStream, add_native_argument, check_command, native_of
 from ._process import (
+    PIPE_READ_BYTES,
     ProcessGroup,
     add_command_argument,
     command_of,
@@ -42,8 +43,6 @@ from ._process import (
 )
 
 __all__ = ["configure", "run"]
-
-_CHUNK = 1 << 16
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -111,7 +110,7 @@ def _relay(
     scanner = vocabulary.signal_scanner()
     terminal, last = False, b"\n"
     while True:
-        chunk = b"" if group.select([source], []) is None else os.read(source, _CHUNK)
+        chunk = b"" if group.select([source], []) is None else os.read(source, PIPE_READ_BYTES)
         ended = not chunk
         if native is not None:
             chunk = native.close() if ended else native.feed(chunk)
