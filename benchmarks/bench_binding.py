@@ -24,7 +24,7 @@ from bernstein_signals import (
     parse_signal,
     validate_payload,
 )
-from bernstein_signals_toolkit.load import load_grammar
+from bernstein_signals_toolkit.generator.load import load_grammar
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schema"

@@ -25,7 +25,7 @@ from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
 
 from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE
 from benchmarks._timing import per_call
-from bernstein_signals_toolkit.lsp import analysis, assist
+from bernstein_signals_toolkit.tools.lsp import analysis, assist
 
 SERVER = [sys.executable, "-m", "bernstein_signals_toolkit.cli", "lsp"]
 

@@ -34,10 +34,10 @@ from benchmarks._corpus import DATA, corpus_lines
 from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE
 from benchmarks._timing import per_call, report, side_by_side
 from bernstein_signals import iter_signals
-from bernstein_signals_toolkit.sources import packaged_sources
-from bernstein_signals_toolkit.validate import conformance_report
-from bernstein_signals_toolkit.validate.lines import LineChecker
-from bernstein_signals_toolkit.validate.report import report_from_binary
+from bernstein_signals_toolkit.generator.sources import packaged_sources
+from bernstein_signals_toolkit.tools.validate import conformance_report
+from bernstein_signals_toolkit.tools.validate.lines import LineChecker
+from bernstein_signals_toolkit.tools.validate.report import report_from_binary
 
 _TARGET = 3.0
 _MAX_GROWTH_MB = 10.0
@@ -198,7 +198,7 @@ def _startup(quick: bool) -> None:
     )
     probe = (
         "import sys, time\n"
-        "from bernstein_signals_toolkit.runtime_vocabulary import compile_folder\n"
+        "from bernstein_signals_toolkit.tools.runtime_vocabulary import compile_folder\n"
         "start = time.perf_counter(); compile_folder(sys.argv[1])\n"
         "first = time.perf_counter() - start\n"
         "start = time.perf_counter(); compile_folder(sys.argv[1])\n"

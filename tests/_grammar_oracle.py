@@ -16,7 +16,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError
 
 from bernstein_signals import MAX_NESTING_DEPTH, SignalKind
-from bernstein_signals_toolkit.load import load_grammar
+from bernstein_signals_toolkit.generator.load import load_grammar
 
 ROOT = Path(__file__).resolve().parents[1]
 GRAMMAR = ROOT / "grammar" / "signal.lark"

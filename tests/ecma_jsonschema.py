@@ -8,9 +8,9 @@ Here each of the three keywords that search a pattern (``pattern``,
 ``patternProperties`` and ``additionalProperties``, which skips what
 ``patternProperties`` matched) searches ``ecma_regex.translate(pattern)`` instead,
 so the oracle reads patterns as the compiled validators do (``translate`` is
-itself checked against node in ``tests/compiler/test_ecma_regex.py``). Every
+itself checked against node in ``tests/generator/compiler/test_ecma_regex.py``). Every
 test that builds a jsonschema validator over ``schema/`` builds it here;
-``tests/test_sources.py`` guards that.
+``tests/generator/test_sources.py`` guards that.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 import jsonschema
 
-from bernstein_signals_toolkit.ecma_regex import translate
+from bernstein_signals_toolkit.generator.ecma_regex import translate
 
 __all__ = ["ECMAValidator", "ecma_search", "validator"]
 

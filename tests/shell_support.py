@@ -14,8 +14,8 @@ import pytest
 
 from bernstein_signals import VOCABULARY_VERSION, format_signal
 from bernstein_signals.fields import COMPLETED_VOCABULARY, FAILED_VOCABULARY
-from bernstein_signals_toolkit.emitters import shell as shell_emitter
-from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.generator.emitters import shell as shell_emitter
+from bernstein_signals_toolkit.generator.load import load_vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARY = ROOT / "generated" / "shell" / "bernstein-signals.sh"

@@ -22,14 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from bernstein_signals_toolkit.commands import COMMANDS
-from bernstein_signals_toolkit.validate import CODES
+from bernstein_signals_toolkit.tools.commands import COMMANDS
+from bernstein_signals_toolkit.tools.validate import CODES
 from project_support import project_copy
 from test_readme import SHELL_LANGUAGES, fenced_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "CONTRIBUTING.md"
-PACKAGE = ROOT / "codegen" / "bernstein_signals_toolkit"
+PACKAGE = ROOT / "codegen/bernstein_signals_toolkit"
 
 _SPAN = re.compile(r"`([^`\n]+)`")
 _SUFFIX = re.compile(r"\.(py|sh|json|md|toml|lark|yaml|txt|log|expected|line|cfg|js)$")
@@ -40,7 +40,7 @@ _CODE = re.compile(r"\bBS(\d{3})\b")
 _FAMILY = re.compile(r"\bBS(\d)xx\b")
 _MAKE_TARGET = re.compile(r"^([a-z][\w-]*):", re.MULTILINE)
 _TEST_DEF = re.compile(r"^(?:async )?def (test_\w+)\(", re.MULTILINE)
-_TEMPLATES = PACKAGE / "templates"
+_TEMPLATES = PACKAGE / "generator" / "binding_runtime"
 
 
 def _spans_and_blocks(text: str) -> tuple[list[str], list[str]]:
@@ -147,14 +147,17 @@ def test_the_map_names_every_module() -> None:
     assert len(_modules()) > 40
     assert unmapped(text, _modules()) == [], "CONTRIBUTING.md's map misses these modules"
     spans = set(_spans_and_blocks(text)[0])
-    for folder in ("templates/python/", "templates/shell/bernstein-signals.sh"):
+    for folder in (
+        "generator/binding_runtime/python/",
+        "generator/binding_runtime/shell/bernstein-signals.sh",
+    ):
         assert f"codegen/bernstein_signals_toolkit/{folder}" in spans
 
 
 def test_a_module_the_map_misses_is_caught() -> None:
-    named = "The map: `codegen/bernstein_signals_toolkit/load.py`."
+    named = "The map: `codegen/bernstein_signals_toolkit/generator/load.py`."
     modules = [
-        "codegen/bernstein_signals_toolkit/load.py",
+        "codegen/bernstein_signals_toolkit/generator/load.py",
         "codegen/bernstein_signals_toolkit/moved_away.py",
     ]
     assert unmapped(named, modules) == ["codegen/bernstein_signals_toolkit/moved_away.py"]
@@ -184,8 +187,8 @@ def test_the_guide_has_every_recipe() -> None:
         ("See `schema/<kind>.schema.yaml`.", "no file matches schema/<kind>.schema.yaml"),
         ("Run `tests/test_nothing_here.py`.", "tests/test_nothing_here.py does not exist"),
         (
-            "Proof: `tests/test_validate.py::test_that_was_renamed`.",
-            "tests/test_validate.py has no test test_that_was_renamed",
+            "Proof: `tests/tools/validate/test_validate.py::test_that_was_renamed`.",
+            "tests/tools/validate/test_validate.py has no test test_that_was_renamed",
         ),
         ("Run `bernstein-signals frobnicate --all`.", "no command 'frobnicate'"),
         ("```sh\nbernstein-signals generat\n```\n", "no command 'generat'"),
@@ -206,9 +209,10 @@ def test_a_broken_guide_is_caught(sample: str, problem: str) -> None:
 
 def test_a_sound_sample_passes() -> None:
     sample = (
-        "Edit `codegen/bernstein_signals_toolkit/keywords.py` and `schema/<kind>.schema.json`,"
+        "Edit `codegen/bernstein_signals_toolkit/generator/keywords.py`"
+        " and `schema/<kind>.schema.json`,"
         " run `bernstein-signals generate --check` and `make test`; proof:"
-        " `tests/test_validate.py::test_log_corpus`, codes BS101 and BS5xx.\n"
+        " `tests/tools/validate/test_validate.py::test_log_corpus`, codes BS101 and BS5xx.\n"
         "```sh\nbernstein-signals diff git:HEAD schema\n```\n"
     )
     assert problems(sample) == []

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bernstein_signals import completed
-from bernstein_signals_toolkit.emitters._header import MARKER
-from bernstein_signals_toolkit.load import load_vocabulary
-from bernstein_signals_toolkit.sources import packaged_sources
+from bernstein_signals_toolkit.generator.emitters._header import MARKER
+from bernstein_signals_toolkit.generator.load import load_vocabulary
+from bernstein_signals_toolkit.generator.sources import packaged_sources
 from vendor_support import drive_vendor
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,8 +91,8 @@ def test_installed_wheel_finds_its_sources_and_regenerates_the_same_tree(
     probe = (
         "import sys; sys.path.insert(0, sys.argv[1])\n"
         "import bernstein_signals_toolkit as t, bernstein_signals as b\n"
-        "from bernstein_signals_toolkit.sources import packaged_sources\n"
-        "from bernstein_signals_toolkit.load import load_vocabulary\n"
+        "from bernstein_signals_toolkit.generator.sources import packaged_sources\n"
+        "from bernstein_signals_toolkit.generator.load import load_vocabulary\n"
         "from bernstein_signals_toolkit.cli import main\n"
         "s = packaged_sources()\n"
         "assert str(s.schema_dir).startswith(sys.argv[1]), s\n"
@@ -222,7 +222,7 @@ def test_the_binding_builds_with_the_toolkits_backend() -> None:
     ],
 )
 def test_the_binding_version_is_the_vocabulary_version(semver: str, pep440: str) -> None:
-    from bernstein_signals_toolkit.emitters.python import _distribution_version
+    from bernstein_signals_toolkit.generator.emitters.python import _distribution_version
 
     assert _distribution_version(semver) == pep440
 
@@ -329,7 +329,7 @@ def test_an_installed_toolkit_vendors_the_binding_it_ships(wheel: Path, tmp_path
 
 _VENDOR_PROBE = (
     "import sys; sys.path.insert(0, sys.argv[1])\n"
-    "from bernstein_signals_toolkit.commands.vendor import binding_package\n"
+    "from bernstein_signals_toolkit.tools.commands.vendor import binding_package\n"
     "from bernstein_signals_toolkit.cli import main\n"
     "print(binding_package())\n"
     "sys.exit(main(['vendor', sys.argv[2]]))\n"
@@ -338,7 +338,7 @@ _VENDOR_PROBE = (
 
 def test_the_binding_pyproject_is_toml_whatever_the_sources_hold() -> None:
     """Source text reaches it only in the header's comments, escaped to one line each."""
-    from bernstein_signals_toolkit.emitters.python import _pyproject
+    from bernstein_signals_toolkit.generator.emitters.python import _pyproject
     from generator.hostile_sources_support import HOSTILE
 
     vocabulary = load_vocabulary(ROOT / "schema", ROOT / "grammar" / "signal.lark")

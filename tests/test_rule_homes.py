@@ -15,11 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals_toolkit.validate import CODES, LineChecker, Severity, conformance_report
-from bernstein_signals_toolkit.validate.payload_file import payload_report
+from bernstein_signals_toolkit.tools.validate import (
+    CODES,
+    LineChecker,
+    Severity,
+    conformance_report,
+)
+from bernstein_signals_toolkit.tools.validate.payload_file import payload_report
 
 ROOT = Path(__file__).resolve().parents[1]
-TOOLKIT = ROOT / "codegen" / "bernstein_signals_toolkit"
+TOOLKIT = ROOT / "codegen/bernstein_signals_toolkit"
 LOGS = ROOT / "tests" / "corpus" / "logs"
 _CODE = re.compile(r"BS\d{3}")
 
@@ -27,7 +32,7 @@ _CODE = re.compile(r"BS\d{3}")
 def _toolkit_modules() -> list[Path]:
     """The toolkit's hand-written modules (templates are the binding's: scanned apart)."""
     return sorted(
-        p for p in TOOLKIT.rglob("*.py") if "templates" not in p.relative_to(TOOLKIT).parts
+        p for p in TOOLKIT.rglob("*.py") if "binding_runtime" not in p.relative_to(TOOLKIT).parts
     )
 
 
@@ -63,10 +68,16 @@ def _name(node: ast.expr) -> str:
 _BUILDS = frozenset({"Diagnostic", "build_diagnostic", "replace"})
 """Calls that make a validator Diagnostic (lsp.Diagnostic is the protocol's, converted)."""
 SEVERITY_OVERRIDES = {
-    ("validate/lines.py", "LineChecker._unknown_kind"),  # BS216: the --unknown-kinds setting
-    ("validate/lines.py", "_lenient_only"),  # lenient mode: lenient-only deviations are information
-    ("validate/report.py", "StreamChecker._live_question"),  # live BS305 is an error
-    ("validate/payload_file.py", "_Lines.diagnostic"),  # a payload file: every problem an error
+    ("tools/validate/lines.py", "LineChecker._unknown_kind"),  # BS216: the --unknown-kinds setting
+    (
+        "tools/validate/lines.py",
+        "_lenient_only",
+    ),  # lenient mode: lenient-only deviations are information
+    ("tools/validate/report.py", "StreamChecker._live_question"),  # live BS305 is an error
+    (
+        "tools/validate/payload_file.py",
+        "_Lines.diagnostic",
+    ),  # a payload file: every problem an error
 }
 """The places a code's severity is meant to differ from its row, each commented in place."""
 
@@ -81,7 +92,7 @@ def test_diagnostics_are_built_only_by_the_builder() -> None:
         module = path.relative_to(TOOLKIT).as_posix()
         for where, call in _calls(path):
             constructor = isinstance(call.func, ast.Name) and call.func.id == "Diagnostic"
-            if constructor and module != "validate/diagnostics.py":
+            if constructor and module != "tools/validate/diagnostics.py":
                 builders.append(f"{module}:{call.lineno} ({where})")
             builds = isinstance(call.func, ast.Name) and call.func.id in _BUILDS
             if builds and any(keyword.arg == "severity" for keyword in call.keywords):
@@ -96,7 +107,7 @@ def test_no_severity_literal_disagrees_with_the_table() -> None:
     wrong: list[str] = []
     for path in _toolkit_modules():
         module = path.relative_to(TOOLKIT).as_posix()
-        if module == "validate/codes.py":
+        if module == "tools/validate/codes.py":
             continue
         for _, call in _calls(path):
             arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
@@ -154,7 +165,10 @@ def test_no_tool_spells_the_signal_prefix() -> None:
     spelled: list[str] = []
     for path in _toolkit_modules():
         module = path.relative_to(TOOLKIT).as_posix()
-        if not module.startswith(("lsp/", "validate/")) or module == "validate/codes.py":
+        if (
+            not module.startswith(("tools/lsp/", "tools/validate/"))
+            or module == "tools/validate/codes.py"
+        ):
             continue  # codes.py's examples are documentation
         tree = ast.parse(path.read_text(encoding="utf-8"))
         prose = _docstrings(tree)
@@ -202,8 +216,12 @@ def test_line_bounds_default_to_the_binding_constant() -> None:
 
 
 HOOKS = {
-    "object_pairs_hook": {"load.py", "validate/payload_text.py"},
-    "parse_constant": {"load.py", "validate/_limits.py", "templates/python/_strict_json.py"},
+    "object_pairs_hook": {"generator/load.py", "tools/validate/payload_text.py"},
+    "parse_constant": {
+        "generator/load.py",
+        "tools/validate/_limits.py",
+        "generator/binding_runtime/python/_strict_json.py",
+    },
 }
 """Who decodes JSON with a hook, per hook: the generator's source loader (which must not
 import the binding it writes), the validator's one detector of each, the binding's reader."""
@@ -285,7 +303,7 @@ def test_one_function_drops_a_line_terminator() -> None:
         for path in sorted(TOOLKIT.rglob("*.py"))
         for module in [path.relative_to(TOOLKIT).as_posix()]
         for where, line in _crlf_tests(path)
-        if (module, where) != ("templates/python/scanning.py", "strip_terminator")
+        if (module, where) != ("generator/binding_runtime/python/scanning.py", "strip_terminator")
     ]
     assert copies == [], "use bernstein_signals.scanning.strip_terminator"
 
@@ -323,7 +341,7 @@ def test_the_packaged_sources_folder_has_one_home() -> None:
     """
     import tomllib
 
-    from bernstein_signals_toolkit.sources import (
+    from bernstein_signals_toolkit.generator.sources import (
         GRAMMAR_FILE,
         OUTPUT_DIR,
         PACKAGED_SOURCES_DIR,
@@ -346,7 +364,7 @@ def test_the_packaged_sources_folder_has_one_home() -> None:
         for path in _toolkit_modules()
         if f'"{PACKAGED_SOURCES_DIR}"' in path.read_text(encoding="utf-8")
     ]
-    assert spelled == ["sources.py"]
+    assert spelled == ["generator/sources.py"]
 
 
 def test_one_hand_written_json_lexer() -> None:
@@ -359,7 +377,9 @@ def test_one_hand_written_json_lexer() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and '[^"\\' in node.value
     ]
-    assert [entry.split(":")[0] for entry in lexers] == ["templates/python/_strict_json.py"]
+    assert [entry.split(":")[0] for entry in lexers] == [
+        "generator/binding_runtime/python/_strict_json.py"
+    ]
 
 
 @settings(max_examples=300)
@@ -386,7 +406,7 @@ def test_the_plan_folder_is_the_schemas() -> None:
     test, not an import, keeps them equal).
     """
     from bernstein_signals.plans import PLAN_DIR
-    from bernstein_signals_toolkit.shell_checks import SDD_PATH_PATTERN
+    from bernstein_signals_toolkit.generator.shell_checks import SDD_PATH_PATTERN
 
     patterns = set()
     for path in sorted((ROOT / "schema").glob("*.schema.json")):

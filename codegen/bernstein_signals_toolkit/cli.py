@@ -13,9 +13,10 @@ import select
 import sys
 from collections.abc import Sequence
 
+from bernstein_signals_toolkit.tools.commands import COMMANDS, load
+
 from . import __version__
-from .commands import COMMANDS, load
-from .errors import ToolkitError, one_line
+from .toolkit_errors import ToolkitError, one_line
 
 __all__ = ["STDOUT_CUT_STATUS", "main"]
 

@@ -27,8 +27,8 @@ from bernstein_signals import (
     VOCABULARY_VERSION,
     SignalKind,
 )
-from bernstein_signals_toolkit.load import load_vocabulary
-from bernstein_signals_toolkit.model import Vocabulary
+from bernstein_signals_toolkit.generator.load import load_vocabulary
+from bernstein_signals_toolkit.generator.model import Vocabulary
 
 LIBRARY = Path(__file__).resolve().parents[2] / "generated" / "shell" / "bernstein-signals.sh"
 STAMPS = {"COMPLETED": COMPLETED_VOCABULARY, "FAILED": FAILED_VOCABULARY}

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bernstein_signals_toolkit.emitters._conformance_categories import KIT_FORMAT
+from bernstein_signals_toolkit.generator.emitters._conformance_categories import KIT_FORMAT
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli", "conformance"]

@@ -16,14 +16,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bernstein_signals_toolkit.commands._conformance_harness import MAX_RESTARTS
-from bernstein_signals_toolkit.commands._conformance_vectors import (
+from bernstein_signals_toolkit.generator.emitters._conformance_categories import FORMAT_ERRORS
+from bernstein_signals_toolkit.tools.commands._conformance_harness import MAX_RESTARTS
+from bernstein_signals_toolkit.tools.commands._conformance_vectors import (
     Vector,
     judge,
     load_vectors,
     request_of,
 )
-from bernstein_signals_toolkit.emitters._conformance_categories import FORMAT_ERRORS
 from conformance.conformance_support import (
     CLI,
     HARNESSES,

@@ -12,17 +12,17 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from bernstein_signals import VOCABULARY_VERSION
-from bernstein_signals_toolkit.emitters._conformance_categories import (
+from bernstein_signals_toolkit.generator.emitters._conformance_categories import (
     FORMAT_ERRORS,
     KIT_FORMAT,
     LINE_REASONS,
     VECTOR_TYPES,
 )
-from bernstein_signals_toolkit.emitters._conformance_schema_vectors import (
+from bernstein_signals_toolkit.generator.emitters._conformance_schema_vectors import (
     _MODELLED as MODELLED,
 )
-from bernstein_signals_toolkit.emitters._conformance_schema_vectors import schema_vectors
-from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.generator.emitters._conformance_schema_vectors import schema_vectors
+from bernstein_signals_toolkit.generator.load import load_vocabulary
 from conformance.conformance_support import KIT_VECTORS, ROOT, kit_vectors
 
 KIT = ROOT / "generated" / "conformance"

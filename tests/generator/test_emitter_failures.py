@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from bernstein_signals_toolkit.emitters import python
-from bernstein_signals_toolkit.errors import SourceError
-from bernstein_signals_toolkit.generate import render_sources
-from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.generator.emitters import python
+from bernstein_signals_toolkit.generator.load import load_vocabulary
+from bernstein_signals_toolkit.generator.pipeline import render_sources
+from bernstein_signals_toolkit.toolkit_errors import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]
 ONE_LINE = re.compile(r"bernstein-signals: error: [^\n]+\n")
@@ -30,8 +30,8 @@ ONE_LINE = re.compile(r"bernstein-signals: error: [^\n]+\n")
 _DRIVER = """
 import sys
 from bernstein_signals_toolkit import cli, emitters
-from bernstein_signals_toolkit.emitters import _python_constructors
-from bernstein_signals_toolkit.errors import SourceError, ToolkitError
+from bernstein_signals_toolkit.generator.emitters import _python_constructors
+from bernstein_signals_toolkit.toolkit_errors import SourceError, ToolkitError
 
 target, raised = sys.argv[1], sys.argv[2]
 exceptions = {
@@ -48,7 +48,7 @@ def broken(*args, **kwargs):
 
 if target == "python-deep":  # deep inside the emitter, not at its door
     _python_constructors.constructors_module = broken
-    import bernstein_signals_toolkit.emitters.python as python
+    import bernstein_signals_toolkit.generator.emitters.python as python
     python.constructors_module = broken
 else:
     emitters.EMITTERS[target] = broken

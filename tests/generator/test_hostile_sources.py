@@ -23,12 +23,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals_toolkit import shell_help
 from bernstein_signals_toolkit.cli import main
-from bernstein_signals_toolkit.emitters import EMITTERS, shell
-from bernstein_signals_toolkit.errors import SourceError, ToolkitError
-from bernstein_signals_toolkit.generate import render_sources, write
-from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.generator import shell_help
+from bernstein_signals_toolkit.generator.emitters import EMITTERS, shell
+from bernstein_signals_toolkit.generator.load import load_vocabulary
+from bernstein_signals_toolkit.generator.pipeline import render_sources, write
+from bernstein_signals_toolkit.toolkit_errors import SourceError, ToolkitError
 from generator.hostile_sources_support import (
     HOSTILE,
     NAME_SLOTS,

@@ -24,14 +24,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals_toolkit.cli import main
-from bernstein_signals_toolkit.errors import SourceError, ToolkitError
-from bernstein_signals_toolkit.generate import render_sources
-from bernstein_signals_toolkit.keywords import KEYWORDS
-from bernstein_signals_toolkit.load import load_grammar, load_vocabulary
+from bernstein_signals_toolkit.generator.keywords import KEYWORDS
+from bernstein_signals_toolkit.generator.load import load_grammar, load_vocabulary
+from bernstein_signals_toolkit.generator.pipeline import render_sources
+from bernstein_signals_toolkit.toolkit_errors import SourceError, ToolkitError
 from generator.hostile_sources_support import HOSTILE, OWN_NAMES, SLOTS, Slot, make_sources
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLKIT = ROOT / "codegen" / "bernstein_signals_toolkit"
+TOOLKIT = ROOT / "codegen/bernstein_signals_toolkit"
 
 TARGET_RULES = frozenset({"python-name", "shell-name", "shell", "keyword"})
 """Rules only an emitter checks: what one target's language cannot carry."""

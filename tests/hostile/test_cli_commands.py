@@ -35,11 +35,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals_toolkit.cli import main
-from bernstein_signals_toolkit.commands import COMMANDS
-from bernstein_signals_toolkit.commands import generate as generate_command
-from bernstein_signals_toolkit.emitters._header import MARKER
-from bernstein_signals_toolkit.generate import render_sources
-from bernstein_signals_toolkit.lsp.server import MAX_HEADER_BYTES, MAX_MESSAGE_BYTES
+from bernstein_signals_toolkit.generator.emitters._header import MARKER
+from bernstein_signals_toolkit.generator.pipeline import render_sources
+from bernstein_signals_toolkit.tools.commands import COMMANDS
+from bernstein_signals_toolkit.tools.commands import generate as generate_command
+from bernstein_signals_toolkit.tools.lsp.server import MAX_HEADER_BYTES, MAX_MESSAGE_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]

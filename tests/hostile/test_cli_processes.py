@@ -106,8 +106,8 @@ def test_wrap_and_conform_signalled_at_odd_moments() -> None:
 # One home for child processes and signals: commands/_process.py
 # ---------------------------------------------------------------------------
 
-TOOLKIT = Path(__file__).resolve().parents[2] / "codegen" / "bernstein_signals_toolkit"
-_PROCESS_HOME = TOOLKIT / "commands" / "_process.py"
+TOOLKIT = Path(__file__).resolve().parents[2] / "codegen/bernstein_signals_toolkit"
+_PROCESS_HOME = TOOLKIT / "tools" / "commands" / "_process.py"
 _SIGNALLING = frozenset({"os.kill", "os.killpg", "signal.signal", "signal.set_wakeup_fd"})
 
 
@@ -138,7 +138,7 @@ def test_children_and_signals_are_handled_only_by_process_group() -> None:
     child process and signal handler goes through commands/_process.ProcessGroup."""
     found = []
     for path in sorted(TOOLKIT.rglob("*.py")):
-        if path == _PROCESS_HOME or "templates" in path.relative_to(TOOLKIT).parts:
+        if path == _PROCESS_HOME or "binding_runtime" in path.relative_to(TOOLKIT).parts:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         found += [

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bernstein_signals_toolkit.cli import STDOUT_CUT_STATUS
-from bernstein_signals_toolkit.commands import COMMANDS
+from bernstein_signals_toolkit.tools.commands import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
@@ -118,7 +118,7 @@ def test_a_broken_pipe_elsewhere_is_not_a_closed_stdout() -> None:
     matter: only a stdout whose reader has gone is judged a cut."""
     probe = (
         "from bernstein_signals_toolkit.cli import _stdout_cut;"
-        "from bernstein_signals_toolkit.errors import UsageError\n"
+        "from bernstein_signals_toolkit.toolkit_errors import UsageError\n"
         "try:\n"
         "    try:\n"
         "        raise BrokenPipeError\n"

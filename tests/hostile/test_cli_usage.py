@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bernstein_signals_toolkit.cli import main
-from bernstein_signals_toolkit.commands import COMMANDS
+from bernstein_signals_toolkit.tools.commands import COMMANDS
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals_toolkit.commands._conform_answers import answers_file
+from bernstein_signals_toolkit.tools.commands._conform_answers import answers_file
 
 SEPARATORS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 """Every character ``str.splitlines`` splits at ("\\r\\n" is two of them)."""

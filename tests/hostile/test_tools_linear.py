@@ -14,9 +14,9 @@ from collections.abc import Callable
 import pytest
 from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE, json_baseline
 
-from bernstein_signals_toolkit.lsp import analysis, assist
-from bernstein_signals_toolkit.validate import conformance_report
-from bernstein_signals_toolkit.validate.lines import LineChecker
+from bernstein_signals_toolkit.tools.lsp import analysis, assist
+from bernstein_signals_toolkit.tools.validate import conformance_report
+from bernstein_signals_toolkit.tools.validate.lines import LineChecker
 from linear_support import (
     assert_linear,
     assert_linear_or_as_baseline,

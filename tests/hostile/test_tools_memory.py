@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from bernstein_signals_toolkit.cli import main
-from bernstein_signals_toolkit.validate import Diagnostic, SeenSignal, formats
-from bernstein_signals_toolkit.validate import report as report_module
-from bernstein_signals_toolkit.validate.output import output_for
-from bernstein_signals_toolkit.validate.report import (
+from bernstein_signals_toolkit.tools.validate import Diagnostic, SeenSignal, formats
+from bernstein_signals_toolkit.tools.validate import report as report_module
+from bernstein_signals_toolkit.tools.validate.output import output_for
+from bernstein_signals_toolkit.tools.validate.report import (
     MAX_TRACKED,
     StreamChecker,
     report_from_binary,

@@ -28,10 +28,10 @@ from bernstein_signals_toolkit.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 SARIF_SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 OUTPUT_SCHEMA = json.loads(
-    (ROOT / "codegen" / "bernstein_signals_toolkit" / "validate" / "output.schema.json").read_text()
+    (ROOT / "codegen/bernstein_signals_toolkit/tools/validate/output.schema.json").read_text()
 )
 PARSE_SCHEMA = json.loads(
-    (ROOT / "codegen" / "bernstein_signals_toolkit" / "commands" / "parse.schema.json").read_text()
+    (ROOT / "codegen/bernstein_signals_toolkit/tools/commands/parse.schema.json").read_text()
 )
 LOG = b'BERNSTEIN:completed\nBERNSTEIN:COMPLETED {"a":1,"a":2}\n'
 

@@ -16,13 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types as lsp
 
-from bernstein_signals_toolkit.lsp import analysis, assist
-from bernstein_signals_toolkit.lsp.positions import edit_of
-from bernstein_signals_toolkit.lsp.server import SignalsLanguageServer
-from bernstein_signals_toolkit.validate import CODES, Diagnostic, conformance_report
-from bernstein_signals_toolkit.validate.lines import LineChecker
-from bernstein_signals_toolkit.validate.payload_file import payload_report
-from bernstein_signals_toolkit.validate.report import report_from_binary
+from bernstein_signals_toolkit.tools.lsp import analysis, assist
+from bernstein_signals_toolkit.tools.lsp.positions import edit_of
+from bernstein_signals_toolkit.tools.lsp.server import SignalsLanguageServer
+from bernstein_signals_toolkit.tools.validate import CODES, Diagnostic, conformance_report
+from bernstein_signals_toolkit.tools.validate.lines import LineChecker
+from bernstein_signals_toolkit.tools.validate.payload_file import payload_report
+from bernstein_signals_toolkit.tools.validate.report import report_from_binary
 
 _PIECES = [
     "BERNSTEIN:",

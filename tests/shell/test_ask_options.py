@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals_toolkit.load import load_vocabulary
-from bernstein_signals_toolkit.shell_help import help_texts, usage
-from bernstein_signals_toolkit.shell_signature import (
+from bernstein_signals_toolkit.generator.load import load_vocabulary
+from bernstein_signals_toolkit.generator.shell_help import help_texts, usage
+from bernstein_signals_toolkit.generator.shell_signature import (
     ASK_TIMEOUT_MAX,
     ASK_TIMEOUT_RULE,
     ask_option_problem,

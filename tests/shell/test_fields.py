@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bernstein_signals_toolkit import shell_checks
-from bernstein_signals_toolkit.keywords import KEYWORDS, TARGETS, Support
+from bernstein_signals_toolkit.generator import shell_checks
+from bernstein_signals_toolkit.generator.keywords import KEYWORDS, TARGETS, Support
 from linear_support import assert_linear
 from shell_support import kind_schema, reference_format, run, shell_command, temporary_library
 

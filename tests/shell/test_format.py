@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals import StreamSignal, format_signal, parse_signal
-from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.generator.load import load_vocabulary
 from shell_support import ROOT, SHELLS, STAMPS, helper_format, reference_format, run, shell_command
 
 KNOWN_FAILURES = {

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bernstein_signals_toolkit.emitters import shell as shell_emitter
-from bernstein_signals_toolkit.errors import SourceError
-from bernstein_signals_toolkit.load import RESERVED_KIND_NAMES, load_vocabulary
-from bernstein_signals_toolkit.names import PROPERTY_NAME_REST
-from bernstein_signals_toolkit.shell_help import help_texts
-from bernstein_signals_toolkit.shell_signature import ASK_OPTIONS, signature
+from bernstein_signals_toolkit.generator.emitters import shell as shell_emitter
+from bernstein_signals_toolkit.generator.load import RESERVED_KIND_NAMES, load_vocabulary
+from bernstein_signals_toolkit.generator.names import PROPERTY_NAME_REST
+from bernstein_signals_toolkit.generator.shell_help import help_texts
+from bernstein_signals_toolkit.generator.shell_signature import ASK_OPTIONS, signature
+from bernstein_signals_toolkit.toolkit_errors import SourceError
 from shell_support import LIBRARY, ROOT, reference_format, shell_command
 
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
@@ -257,7 +257,7 @@ def test_shell_command_prints_the_library_and_its_path() -> None:
     assert Path(_cli("shell", "--path").stdout.strip()) == LIBRARY
 
 
-TOOLKIT = ROOT / "codegen" / "bernstein_signals_toolkit"
+TOOLKIT = ROOT / "codegen/bernstein_signals_toolkit"
 
 
 def _imports(path: Path) -> set[str]:
@@ -272,7 +272,9 @@ def _imports(path: Path) -> set[str]:
 
 def test_the_calling_convention_has_one_home() -> None:
     """Issue 13 item 1: the signature model is the one definition; the rest read it."""
-    template = (TOOLKIT / "templates" / "shell" / "bernstein-signals.sh").read_text()
+    template = (
+        TOOLKIT / "generator" / "binding_runtime" / "shell" / "bernstein-signals.sh"
+    ).read_text()
     for marker in ("@OPTION_FIRST@", "@OPTION_REST@", "@KEY_FIRST@", "@KEY_REST@"):
         assert marker in template
     # The key and option character lists are substituted, never spelled by hand.
@@ -282,13 +284,17 @@ def test_the_calling_convention_has_one_home() -> None:
     # The fixed helpers' help is data (shell_help.FIXED_HELPERS), not template text.
     assert "_bsig_help_ask() {" not in template
     assert "Usage:" not in template
-    assert "Usage:" not in (TOOLKIT / "emitters" / "shell.py").read_text()
+    assert "Usage:" not in (TOOLKIT / "generator" / "emitters" / "shell.py").read_text()
     # The generator's model imports no tool and not the binding it writes.
-    for module in ("shell_signature.py", "shell_help.py", "shell_checks.py"):
+    for module in (
+        "generator/shell_signature.py",
+        "generator/shell_help.py",
+        "generator/shell_checks.py",
+    ):
         for name in _imports(TOOLKIT / module):
             assert not name.startswith(("..", ".validate", ".lsp", ".commands")), (module, name)
             assert not name.startswith(("bernstein_signals.", ".emitters")), (module, name)
             assert name != "bernstein_signals", module
     # The language server reads the model, not the emitter.
     for module in ("analysis.py", "helper_calls.py"):
-        assert not any("emitters" in name for name in _imports(TOOLKIT / "lsp" / module))
+        assert not any("emitters" in name for name in _imports(TOOLKIT / "tools" / "lsp" / module))

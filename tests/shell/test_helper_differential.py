@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals_toolkit.shell_checks import SDD_PATH_PATTERN
+from bernstein_signals_toolkit.generator.shell_checks import SDD_PATH_PATTERN
 from ecma_jsonschema import validator
 from shell_support import (
     SHELLS,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bernstein_signals_toolkit.runtime_vocabulary import compile_folder
+from bernstein_signals_toolkit.tools.runtime_vocabulary import compile_folder
 from shell_support import kind_schema, run, temporary_library
 
 FIELDS: dict[str, dict[str, object]] = {

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals import VOCABULARY_VERSION, SignalPayloadError, format_signal
-from bernstein_signals_toolkit.load import load_vocabulary
-from bernstein_signals_toolkit.model import JSONValue
-from bernstein_signals_toolkit.shell_signature import (
+from bernstein_signals_toolkit.generator.load import load_vocabulary
+from bernstein_signals_toolkit.generator.model import JSONValue
+from bernstein_signals_toolkit.generator.shell_signature import (
     ASK_OPTIONS,
     OPTION_SHOWN,
     ask_signature,

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals import VOCABULARY_VERSION
-from bernstein_signals_toolkit.lsp.analysis import rewrite_as_helper
+from bernstein_signals_toolkit.tools.lsp.analysis import rewrite_as_helper
 from shell_support import run
 
 COMPUTED = ["--id", "--help", "--", "-3", "--options", "x y", "--bogus", "--var"]

@@ -29,7 +29,7 @@ from bernstein_signals import (
     parse_signal,
     validate_payload,
 )
-from bernstein_signals_toolkit.load import load_vocabulary
+from bernstein_signals_toolkit.generator.load import load_vocabulary
 from linear_support import assert_linear
 from typescript.node_support import ROOT, Harness
 

@@ -12,10 +12,10 @@ import pytest
 
 import bernstein_signals
 from bernstein_signals import scanning
-from bernstein_signals_toolkit.emitters import typescript
-from bernstein_signals_toolkit.errors import SourceError
-from bernstein_signals_toolkit.load import load_vocabulary
-from bernstein_signals_toolkit.model import Vocabulary
+from bernstein_signals_toolkit.generator.emitters import typescript
+from bernstein_signals_toolkit.generator.load import load_vocabulary
+from bernstein_signals_toolkit.generator.model import Vocabulary
+from bernstein_signals_toolkit.toolkit_errors import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from bernstein_signals_toolkit.emitters import _python_validators, _typescript_validators
-from bernstein_signals_toolkit.errors import SourceError
+from bernstein_signals_toolkit.generator.emitters import _python_validators, _typescript_validators
+from bernstein_signals_toolkit.toolkit_errors import SourceError
 from typescript.node_support import BINDING, ROOT, Harness
 from typescript.test_typescript_differential import _tagged
 

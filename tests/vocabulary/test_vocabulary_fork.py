@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 import bernstein_signals as bs
-from bernstein_signals_toolkit.errors import ToolkitError
-from bernstein_signals_toolkit.lsp import assist
-from bernstein_signals_toolkit.runtime_vocabulary import built_in, compile_folder
-from bernstein_signals_toolkit.sources import packaged_sources
-from bernstein_signals_toolkit.validate import conformance_report
+from bernstein_signals_toolkit.generator.sources import packaged_sources
+from bernstein_signals_toolkit.toolkit_errors import ToolkitError
+from bernstein_signals_toolkit.tools.lsp import assist
+from bernstein_signals_toolkit.tools.runtime_vocabulary import built_in, compile_folder
+from bernstein_signals_toolkit.tools.validate import conformance_report
 from vocabulary.vocabulary_support import FORK_VERSION, make_fork
 
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
@@ -266,7 +266,7 @@ def test_a_folder_name_with_a_line_break_or_bad_bytes_stays_in_one_line(tmp_path
 
 
 def test_the_cache_keeps_the_latest_few_compiled_vocabularies(tmp_path: Path) -> None:
-    from bernstein_signals_toolkit import runtime_vocabulary
+    from bernstein_signals_toolkit.tools import runtime_vocabulary
 
     folder = make_fork(tmp_path)
     schema = json.loads((folder / "progress.schema.json").read_text())
@@ -305,7 +305,7 @@ def test_wrap_refuses_a_vocabulary_it_cannot_end_a_run_in(tmp_path: Path) -> Non
 def test_parse_includes_unknown_kinds_on_request(fork: Path, tmp_path: Path) -> None:
     import jsonschema
 
-    from bernstein_signals_toolkit.commands.parse import RECORD_SCHEMA
+    from bernstein_signals_toolkit.tools.commands.parse import RECORD_SCHEMA
 
     log = _log(tmp_path, GOOD, "BERNSTEIN:NEWER_KIND", "BERNSTEIN:COMPLETED")
     validator = jsonschema.Draft202012Validator(json.loads(RECORD_SCHEMA.read_text()))

@@ -8,7 +8,7 @@ import pytest
 from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE, json_baseline
 
 import bernstein_signals as bs
-from bernstein_signals_toolkit.validate.lines import LineChecker
+from bernstein_signals_toolkit.tools.validate.lines import LineChecker
 from linear_support import assert_linear_or_as_baseline, calibrated_size, warmed
 
 _SHAPES = {"ordinary": ORDINARY_LINE, **HOSTILE_LINES}

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals import VOCABULARY_VERSION, SignalKind, format_signal
-from bernstein_signals_toolkit.runtime_vocabulary import built_in
-from bernstein_signals_toolkit.validate import Severity, conformance_report
-from bernstein_signals_toolkit.validate.lines import LineChecker, near_kind
+from bernstein_signals_toolkit.tools.runtime_vocabulary import built_in
+from bernstein_signals_toolkit.tools.validate import Severity, conformance_report
+from bernstein_signals_toolkit.tools.validate.lines import LineChecker, near_kind
 
 KNOWN = {kind.value for kind in SignalKind}
 unknown_kinds = st.from_regex(r"[A-Z][A-Z0-9_]{0,40}", fullmatch=True).filter(

@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from bernstein_signals_toolkit.sources import packaged_sources
+from bernstein_signals_toolkit.generator.sources import packaged_sources
 
 PROGRESS = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

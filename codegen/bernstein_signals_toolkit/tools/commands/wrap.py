@@ -1,0 +1,159 @@
+"""``wrap``: run a command that knows nothing of the protocol and end its output with a terminal.
+
+stderr is inherited, so it passes through untouched; stdout is relayed byte for
+byte while a :class:`bernstein_signals.SignalScanner` watches it for terminal
+signals. When the command emitted none, ``wrap`` appends COMPLETED, or FAILED
+with reason ``exit N`` or ``signal NAME`` (after a newline when the output did
+not end with one). The exit status is the command's (128+N for signal N); a
+command that cannot be started exits 127 (not found) or 126, as in a shell.
+
+The command runs in its own process group. SIGINT, SIGTERM and SIGHUP sent to
+``wrap`` go to that whole group (a Ctrl-C at a terminal reaches it exactly
+once); a group still running a grace period later is killed. An interrupted
+run ends with FAILED ``signal NAME`` (unless the command printed a terminal)
+and ``wrap`` exits 128+N for the signal N it received.
+
+With ``--native claude|codex`` the command's stdout is its native JSON event
+stream: each event that maps to a signal is relayed as that signal's line,
+every other line as it came (:mod:`._native_run`), and whether a terminal was
+emitted is read from that mapped stream.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from bernstein_signals_toolkit.generator.roles import VERSION_ROLE, role_field
+from bernstein_signals_toolkit.toolkit_errors import UsageError
+
+from ..runtime_vocabulary import RuntimeVocabulary
+from ._inputs import add_vocabulary_argument, vocabulary_of
+from ._native_run import NativeStream, add_native_argument, check_command, native_of
+from ._process import (
+    PIPE_READ_BYTES,
+    ProcessGroup,
+    add_command_argument,
+    command_of,
+    exit_reason,
+    signal_name,
+    write_all,
+)
+
+__all__ = ["configure", "run"]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_native_argument(
+        parser,
+        what="each event that maps to a signal is relayed as that signal's line, the rest as"
+        " it came",
+    )
+    add_vocabulary_argument(parser)
+    add_command_argument(parser)
+
+
+@dataclass(frozen=True)
+class _Terminals:
+    """The lines wrap writes itself, built with the vocabulary's role-bearing fields."""
+
+    vocabulary: RuntimeVocabulary
+    reason: str
+    """FAILED's field with role failure-reason."""
+    stamps: dict[str, str]
+    """Kind -> its field with role vocabulary-version, for the kinds that have one."""
+
+    def line(self, reason: str | None) -> str:
+        kind = "COMPLETED" if reason is None else "FAILED"
+        payload: dict[str, str] = {} if reason is None else {self.reason: reason}
+        if kind in self.stamps:
+            # wrap built this line, so it speaks for the vocabulary wrap runs with.
+            payload[self.stamps[kind]] = self.vocabulary.version
+        return self.vocabulary.format_signal(kind, payload or None)
+
+
+def _terminals(vocabulary: RuntimeVocabulary) -> _Terminals:
+    """Refuse, before the command runs, a vocabulary in which wrap cannot end a run."""
+    model = vocabulary.model()
+    reason = role_field(model, "FAILED", "failure-reason")
+    stamps = {
+        kind: field
+        for kind in ("COMPLETED", "FAILED")
+        if (field := role_field(model, kind, VERSION_ROLE)) is not None
+    }
+    try:
+        if reason is None:
+            raise ValueError("FAILED has no field with role failure-reason")
+        terminals = _Terminals(vocabulary, reason, stamps)
+        terminals.line(None)
+        terminals.line("exit 1")
+    except ValueError as exc:
+        raise UsageError(
+            f"wrap ends runs with COMPLETED and FAILED {{reason}}, which {vocabulary.describe()}"
+            f" cannot carry: {exc}"
+        ) from None
+    return terminals
+
+
+def _relay(
+    group: ProcessGroup,
+    process: subprocess.Popen[bytes],
+    vocabulary: RuntimeVocabulary,
+    native: NativeStream | None,
+) -> tuple[bool, bytes]:
+    """Copy the command's stdout (mapped, with ``native``) to ours; whether it emitted a
+    terminal, and its last byte."""
+    assert process.stdout is not None
+    source, target = process.stdout.fileno(), sys.stdout.fileno()
+    scanner = vocabulary.signal_scanner()
+    terminal, last = False, b"\n"
+    while True:
+        chunk = b"" if group.select([source], []) is None else os.read(source, PIPE_READ_BYTES)
+        ended = not chunk
+        if native is not None:
+            chunk = native.close() if ended else native.feed(chunk)
+        if chunk:
+            write_all(target, chunk)
+            last = chunk[-1:]
+            if not terminal:
+                terminal = any(record.signal.is_terminal for record in scanner.feed(chunk))
+        if ended:
+            break
+    if not terminal:
+        terminal = any(record.signal.is_terminal for record in scanner.close())
+    return terminal, last
+
+
+def run(args: argparse.Namespace) -> int:
+    command = command_of(args)
+    vocabulary = vocabulary_of(args)
+    terminals = _terminals(vocabulary)
+    cli = native_of(args)
+    if cli is not None:
+        check_command(cli, command)
+    native = None if cli is None else NativeStream(cli, vocabulary, keep=True)
+    sys.stdout.flush()
+    group = ProcessGroup(command, stdout=subprocess.PIPE)
+    with group as process:
+        try:
+            terminal, last = _relay(group, process, vocabulary, native)
+        except BrokenPipeError:
+            # Our reader went away: close the pipe so that the command gets SIGPIPE too.
+            assert process.stdout is not None
+            process.stdout.close()
+            returncode = group.wait()
+            assert returncode is not None
+            return group.exit_status(returncode)
+        returncode = group.wait()
+        assert returncode is not None
+    if not terminal:
+        if group.interrupted is not None:
+            reason: str | None = f"signal {signal_name(group.interrupted)}"
+        else:
+            reason = None if returncode == 0 else exit_reason(returncode)
+        prefix = b"" if last == b"\n" else b"\n"
+        write_all(sys.stdout.fileno(), prefix + terminals.line(reason).encode() + b"\n")
+    return group.exit_status(returncode)
