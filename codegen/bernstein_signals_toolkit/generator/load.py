@@ -67,14 +67,19 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def read_json(path: Path) -> JSONValue:
-    """Read a source JSON file strictly: UTF-8, no duplicate keys, no NaN."""
+def _read_text(path: Path) -> str:
+    """A source file's text: UTF-8, or a SourceError naming the file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SourceError(path, "read", exc.strerror or str(exc)) from None
     except UnicodeDecodeError as exc:
         raise SourceError(path, "utf-8", f"not UTF-8 at byte {exc.start}") from None
+
+
+def read_json(path: Path) -> JSONValue:
+    """Read a source JSON file strictly: UTF-8, no duplicate keys, no NaN."""
+    text = _read_text(path)
     try:
         value: JSONValue = json.loads(
             text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant
@@ -95,12 +100,7 @@ def read_json(path: Path) -> JSONValue:
 
 def load_grammar(path: Path) -> tuple[Grammar, Lark]:
     """Load the grammar with Lark (LALR) and read PREFIX and KIND from it."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SourceError(path, "read", exc.strerror or str(exc)) from None
-    except UnicodeDecodeError as exc:
-        raise SourceError(path, "utf-8", f"not UTF-8 at byte {exc.start}") from None
+    text = _read_text(path)
     try:
         # source_path: a relative %import is read beside the grammar, not from the cwd.
         parser = Lark(text, parser="lalr", source_path=str(path))
