@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
 
 from bernstein_signals import VOCABULARY_VERSION
 from bernstein_signals_toolkit.generator.emitters._conformance_categories import (
@@ -24,6 +23,7 @@ from bernstein_signals_toolkit.generator.emitters._conformance_schema_vectors im
 from bernstein_signals_toolkit.generator.emitters._conformance_schema_vectors import schema_vectors
 from bernstein_signals_toolkit.generator.load import load_vocabulary
 from conformance.conformance_support import KIT_VECTORS, ROOT, kit_vectors
+from ecma_jsonschema import validator
 
 KIT = ROOT / "generated" / "conformance"
 VOCABULARY = load_vocabulary(ROOT / "schema", ROOT / "grammar" / "signal.lark")
@@ -46,7 +46,7 @@ def _json(path: Path) -> Any:
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
 def test_vector_files_follow_the_kit_schema_and_carry_the_version(path: Path) -> None:
     document = _json(path)
-    errors = list(Draft202012Validator(_json(KIT / "vector.schema.json")).iter_errors(document))
+    errors = list(validator(_json(KIT / "vector.schema.json")).iter_errors(document))
     assert not errors, errors[0].message
     assert document["format"] == KIT_FORMAT
     assert document["vocabulary"] == {"name": VOCABULARY.name, "version": VOCABULARY_VERSION}
@@ -131,7 +131,7 @@ def test_schema_vectors_agree_with_jsonschema(vector: dict[str, Any]) -> None:
     payload = json.loads(vector["payload"])
     found = sorted(
         ("/" + "/".join(str(step) for step in error.absolute_path), error.validator)
-        for error in Draft202012Validator(schema).iter_errors(payload)
+        for error in validator(schema).iter_errors(payload)
     )
     expected = sorted((e["pointer"], e["rule"]) for e in vector["expected"]["errors"])
     # jsonschema reports a missing required field at its object; the kit names the field.
