@@ -13,6 +13,7 @@ from functools import cache
 from bernstein_signals._strict_json import JSON_TOKEN
 from bernstein_signals_toolkit.generator.emitters.docs import type_expression
 from bernstein_signals_toolkit.generator.model import Kind, Property
+from bernstein_signals_toolkit.generator.shell_signature import signature
 
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ._shell import Command, commands, render_echo, render_printf
@@ -340,16 +341,18 @@ def _helper_completions(
     kind = names.get(command.words[0].literal or "")
     if kind is None or not typed.startswith("-"):
         return []
+    # The options the helper takes, as its signature says (not every optional field).
+    properties = {p.name: p for p in kind.properties}
     return [
         Completion(
-            f"--{p.name}",
-            type_expression(p),
-            property_markdown(kind, p),
-            f"--{p.name}",
+            param.option,
+            type_expression(properties[param.name]),
+            property_markdown(kind, properties[param.name]),
+            param.option,
             line,
             start,
             column,
         )
-        for p in kind.properties
-        if not p.required and f"--{p.name}".startswith(typed)
+        for param in signature(kind).options
+        if param.option and param.name in properties and param.option.startswith(typed)
     ]
