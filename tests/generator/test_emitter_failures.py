@@ -29,7 +29,8 @@ ONE_LINE = re.compile(r"bernstein-signals: error: [^\n]+\n")
 
 _DRIVER = """
 import sys
-from bernstein_signals_toolkit import cli, emitters
+from bernstein_signals_toolkit import cli
+from bernstein_signals_toolkit.generator import emitters
 from bernstein_signals_toolkit.generator.emitters import _python_constructors
 from bernstein_signals_toolkit.toolkit_errors import SourceError, ToolkitError
 
