@@ -27,7 +27,7 @@ from bernstein_signals_toolkit.tools.runtime_vocabulary import built_in
 from binding.native.native_support import FIXTURES, events, lines, mapper_for
 from linear_support import assert_linear_or_as_baseline
 
-FAKE = Path(__file__).resolve().parents[1] / "fake_cli.py"
+FAKE = Path(__file__).resolve().parent / "fake_cli.py"
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
 PROMPT = "Fix the login tests"
 ASK_ID = "toolu_01Ask000000000000000000b2"
