@@ -32,9 +32,6 @@ _FROM = re.compile(rf"^{MARKER} from (?P<sources>.+) \((?P<name>\S+) (?P<version
 _FILLS = re.compile(r"^filling in the toolkit's template (?P<source>\S+)\.$")
 _COMMENT = re.compile(r"^(?:# |// )")
 _SENTENCE = re.compile(r"(?<=\.) (?=[A-Z])|(?<=,) (?=filling in )")
-_NOT_YET: dict[str, str] = {}
-"""Files whose emitter another engineer owns and has not switched yet: strict xfail, so
-the marker must go once they are."""
 
 
 def _generated_files() -> list[Path]:
@@ -76,17 +73,9 @@ def test_template_copies_are_known() -> None:
     assert len(runtime) == len(list(BINDING_RUNTIME.glob("python/*.py")))
 
 
-def _marks(path: Path) -> list[pytest.MarkDecorator]:
-    relative = path.relative_to(GENERATED).as_posix()
-    if relative not in _from_templates():
-        return []
-    reasons = [_NOT_YET.get(relative), _NOT_YET.get(relative.split("/", 1)[0])]
-    return [pytest.mark.xfail(strict=True, reason=reason) for reason in reasons if reason]
-
-
 @pytest.mark.parametrize(
     "path",
-    [pytest.param(path, marks=_marks(path)) for path in _generated_files()],
+    _generated_files(),
     ids=lambda path: path.relative_to(GENERATED).as_posix(),
 )
 def test_every_file_names_where_to_edit_it(path: Path) -> None:
