@@ -4,6 +4,17 @@
 
 from .constructors import blocked, completed, failed, plan_draft, plan_ready, question
 from .errors import PayloadError, SignalPayloadError
+from .fence_rules import (
+    FENCE_VERSION,
+    KEY_FD_VARIABLE,
+    KEY_VARIABLE,
+    MAC_DOMAIN,
+    MARK_FIELD,
+    MAX_SEQUENCE,
+    RUN_HEX_DIGITS,
+    SECRET_HEX_DIGITS,
+    UNAUTHENTICATED_PREFIX,
+)
 from .fields import (
     COMPLETED_VOCABULARY,
     FAILED_REASON,
@@ -73,8 +84,14 @@ __all__ = [
     "DEFAULT_MAX_PLAN_BYTES",
     "FAILED_REASON",
     "FAILED_VOCABULARY",
+    "FENCE_VERSION",
+    "KEY_FD_VARIABLE",
+    "KEY_VARIABLE",
+    "MAC_DOMAIN",
+    "MARK_FIELD",
     "MAX_INTEGER_DIGITS",
     "MAX_NESTING_DEPTH",
+    "MAX_SEQUENCE",
     "PLAN_DIR",
     "PLAN_DRAFT_MARKDOWN",
     "PLAN_DRAFT_PATH",
@@ -85,8 +102,11 @@ __all__ = [
     "READ_CHUNK_BYTES",
     "REPLY_ANSWER",
     "REPLY_IN_REPLY_TO",
+    "RUN_HEX_DIGITS",
+    "SECRET_HEX_DIGITS",
     "SIGNAL_PREFIX",
     "TERMINAL_SIGNAL_KINDS",
+    "UNAUTHENTICATED_PREFIX",
     "VOCABULARY_VERSION",
     "AnswerNotAnOption",
     "AnySignal",

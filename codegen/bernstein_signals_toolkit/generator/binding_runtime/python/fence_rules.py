@@ -1,0 +1,43 @@
+"""The fence's constants (issue 17, ``spec/fenced-signals.md``): their one home.
+
+Every binding marks and checks the same bytes, so the Python binding, the shell
+and TypeScript emitters, the docs emitter and the tools read these names from
+here (other targets through ``python_runtime_module("fence_rules")``). No import
+but :mod:`typing`: the generator loads this file on its own.
+"""
+
+from typing import Final
+
+__all__ = [
+    "FENCE_VERSION",
+    "KEY_FD_VARIABLE",
+    "KEY_VARIABLE",
+    "MAC_DOMAIN",
+    "MARK_FIELD",
+    "MAX_SEQUENCE",
+    "RUN_HEX_DIGITS",
+    "SECRET_HEX_DIGITS",
+    "UNAUTHENTICATED_PREFIX",
+]
+
+FENCE_VERSION: Final = 1
+"""The fence extension's version; :data:`MAC_DOMAIN` carries it into every MAC."""
+MARK_FIELD: Final = "_sig"
+"""The reserved payload member that holds the mark ``<run>.<seq>.<mac>``."""
+KEY_VARIABLE: Final = "BERNSTEIN_SIGNAL_KEY"
+"""Environment variable holding the key text ``<run>:<secret>``."""
+KEY_FD_VARIABLE: Final = "BERNSTEIN_SIGNAL_KEY_FD"
+"""Environment variable holding the number (3..9) of an inherited fd that holds the key text.
+
+Preferred to :data:`KEY_VARIABLE`: ``/proc/PID/environ`` keeps a process's start-up
+environment after ``unset``, while a pipe read once is empty."""
+MAC_DOMAIN: Final = "bernstein-signals fence 1"
+"""The first line of every MAC message: a mark of this version means nothing elsewhere."""
+RUN_HEX_DIGITS: Final = 16
+"""Lowercase hex digits of the run nonce (8 random bytes; not secret)."""
+SECRET_HEX_DIGITS: Final = 64
+"""Lowercase hex digits of the secret (32 random bytes): the HMAC-SHA256 key."""
+MAX_SEQUENCE: Final = 2**53 - 1
+"""Largest sequence number; every binding (JavaScript numbers included) counts exactly to it."""
+UNAUTHENTICATED_PREFIX: Final = "[unauthenticated] "
+"""How ``wrap --fence`` relays a forged line, so no reader downstream takes it for a signal."""
