@@ -149,7 +149,7 @@ def test_the_map_names_every_module() -> None:
     spans = set(_spans_and_blocks(text)[0])
     for folder in (
         "generator/binding_runtime/python/",
-        "generator/binding_runtime/shell/bernstein-signals.sh",
+        "generator/binding_runtime/shell/library/",
     ):
         assert f"codegen/bernstein_signals_toolkit/{folder}" in spans
 

@@ -117,10 +117,15 @@ def test_template_paths_follow_the_templates_folder(monkeypatch: pytest.MonkeyPa
 
 def test_a_filled_template_is_named_beside_the_sources() -> None:
     vocabulary = load_vocabulary(ROOT / "schema", ROOT / "grammar" / "signal.lark")
-    lines = header_lines(vocabulary, "shell/bernstein-signals.sh")
+    lines = header_lines(vocabulary, "python/errors.py")
     assert _FROM.match(lines[0])
     assert lines[1] == (
         "filling in the toolkit's template"
-        " bernstein_signals_toolkit/generator/binding_runtime/shell/bernstein-signals.sh."
+        " bernstein_signals_toolkit/generator/binding_runtime/python/errors.py."
+    )
+    parts = header_lines(vocabulary, "shell/library/*.sh")
+    assert parts[1] == (
+        "filling in the toolkit's templates"
+        " bernstein_signals_toolkit/generator/binding_runtime/shell/library/*.sh."
     )
     assert lines[2] == f"Do not edit: change those and run `{REGENERATE}`."

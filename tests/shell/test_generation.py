@@ -272,9 +272,10 @@ def _imports(path: Path) -> set[str]:
 
 def test_the_calling_convention_has_one_home() -> None:
     """Issue 13 item 1: the signature model is the one definition; the rest read it."""
-    template = (
-        TOOLKIT / "generator" / "binding_runtime" / "shell" / "bernstein-signals.sh"
-    ).read_text()
+    template = "".join(
+        part.read_text()
+        for part in (TOOLKIT / "generator" / "binding_runtime" / "shell" / "library").glob("*.sh")
+    )
     for marker in ("@OPTION_FIRST@", "@OPTION_REST@", "@KEY_FIRST@", "@KEY_REST@"):
         assert marker in template
     # The key and option character lists are substituted, never spelled by hand.
@@ -298,3 +299,10 @@ def test_the_calling_convention_has_one_home() -> None:
     # The language server reads the model, not the emitter.
     for module in ("analysis.py", "helper_calls.py"):
         assert not any("emitters" in name for name in _imports(TOOLKIT / "tools" / "lsp" / module))
+
+
+def test_every_part_of_the_library_is_in_its_order() -> None:
+    """A part file the emitter's order misses would silently drop out of the library."""
+    folder = TOOLKIT / "generator" / "binding_runtime" / "shell" / "library"
+    assert sorted(path.stem for path in folder.glob("*.sh")) == sorted(shell_emitter.LIBRARY_PARTS)
+    assert len(set(shell_emitter.LIBRARY_PARTS)) == len(shell_emitter.LIBRARY_PARTS)

@@ -16,7 +16,7 @@ import pytest
 from generator.roles.roles_support import ROOT, role_fields
 
 BINDING_RUNTIME = ROOT / "codegen/bernstein_signals_toolkit/generator/binding_runtime/python"
-SHELL_TEMPLATE = BINDING_RUNTIME.parent / "shell" / "bernstein-signals.sh"
+SHELL_TEMPLATES = sorted((BINDING_RUNTIME.parent / "shell" / "library").glob("*.sh"))
 ROLE_FIELD_NAMES = frozenset(field for _, _, field in role_fields())
 
 NATIVE_NAMES: dict[str, frozenset[str]] = {
@@ -105,5 +105,7 @@ def test_the_shell_scan_finds_keys_options_and_cases() -> None:
 
 
 def test_the_shell_template_spells_no_role_field() -> None:
-    found = shell_role_literals(SHELL_TEMPLATE.read_text(encoding="utf-8"))
+    found = shell_role_literals(
+        "".join(part.read_text(encoding="utf-8") for part in SHELL_TEMPLATES)
+    )
     assert found == [], "use the role markers (@QUESTION_ID@ ...) the shell emitter fills"

@@ -33,7 +33,8 @@ def _origin(vocabulary: Vocabulary) -> str:
 def header_lines(vocabulary: Vocabulary, template: str | None = None) -> list[str]:
     """The lines of a file generated from the sources, no timestamp, so that output
     depends on the sources alone; ``template`` (a path under the templates folder)
-    names the toolkit template the file fills in, when there is one.
+    names the toolkit template the file fills in, when there is one (a ``*``
+    pattern for a file made of several).
 
     The lines hold source text (the vocabulary's name, folder names): each
     format below escapes them for its comment syntax.
@@ -45,7 +46,8 @@ def header_lines(vocabulary: Vocabulary, template: str | None = None) -> list[st
         ]
     return [
         f"{MARKER} from {_origin(vocabulary)},",
-        f"filling in the toolkit's template {template_source(template)}.",
+        f"filling in the toolkit's {'templates' if '*' in template else 'template'}"
+        f" {template_source(template)}.",
         f"Do not edit: change those and run `{REGENERATE}`.",
     ]
 

@@ -1,7 +1,8 @@
 """The shell library, ``shell/bernstein-signals.sh``: fixed helpers plus one function per kind.
 
-The fixed part is the template ``binding_runtime/shell/bernstein-signals.sh``, with its
-one argument parser (``_bsig_args``). Each kind's part is rendered from its
+The fixed part is the templates in ``binding_runtime/shell/library/``, one file a
+part (:data:`LIBRARY_PARTS`, in the order the library needs them), with the one
+argument parser (``_bsig_args``). Each kind's part is rendered from its
 signature (:mod:`..shell_signature`: which fields are positional, which are
 options, the checks on each) by :mod:`._shell_kinds`. A field the shell cannot
 check faithfully is left out of the helper's options (its ``--help`` names it;
@@ -47,7 +48,22 @@ from ._templates import python_runtime_module, template_text
 __all__ = ["LIBRARY", "emit"]
 
 LIBRARY = "shell/bernstein-signals.sh"
-TEMPLATE = "shell/bernstein-signals.sh"
+TEMPLATES = "shell/library/*.sh"
+LIBRARY_PARTS = (
+    "header",  # what the library is, its public functions, its promises
+    "platform",  # which shell, and how it reaches its builtins and writes output
+    "state",  # the caller's state: saved on entry, restored on return
+    "escaping",  # JSON string escaping
+    "line",  # building and writing a line
+    "arguments",  # the calling convention's one argument parser, and the value checks
+    "json",  # reading JSON: key:=JSON checks and reply decoding
+    "emit",  # bernstein_emit
+    "run",  # bernstein_run
+    "ask",  # bernstein_ask
+    "guard",  # bernstein_guard
+    "public",  # the slots for the generated helps, kinds' functions and wrappers
+)
+"""The parts of the fixed library (``binding_runtime/shell/library/NAME.sh``), concatenated in this order."""
 
 _QUIET_ENTRY = (
     "  # shellcheck disable=SC3043,SC2034 # bash and zsh keep the caller's locale outside\n"
@@ -210,7 +226,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         except ValueError as exc:  # from _quote: text _check_words did not know about
             raise SourceError(kind.file_name, "shell", f"{exc} (target shell)") from None
         wrappers += _wrapper(kind.snake, quiet=True)
-    text = template_text(TEMPLATE)
+    text = "".join(template_text(f"shell/library/{part}.sh") for part in LIBRARY_PARTS)
     _check_names(vocabulary, text)
     # Each marker's value is escaped for where the template puts it: @VOCABULARY@
     # and @KINDS@ in a `#` comment line, @PREFIX@ between double quotes.
@@ -227,4 +243,4 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
     }
     for marker, value in replacements.items():
         text = text.replace(marker, value)
-    return {LIBRARY: python_header(vocabulary, TEMPLATE) + text}
+    return {LIBRARY: python_header(vocabulary, TEMPLATES) + text}
