@@ -63,7 +63,7 @@ LIBRARY_PARTS = (
     "guard",  # bernstein_guard
     "public",  # the slots for the generated helps, kinds' functions and wrappers
 )
-"""The parts of the fixed library (``binding_runtime/shell/library/NAME.sh``), concatenated in this order."""
+"""The fixed library's parts (``binding_runtime/shell/library/NAME.sh``), in this order."""
 
 _QUIET_ENTRY = (
     "  # shellcheck disable=SC3043,SC2034 # bash and zsh keep the caller's locale outside\n"
