@@ -4,6 +4,17 @@
 
 from .constructors import blocked, completed, failed, plan_draft, plan_ready, question
 from .errors import PayloadError, SignalPayloadError
+from .fence import (
+    KIND_NOT_ALLOWED,
+    REPLAYED_SIGNAL,
+    UNAUTHENTICATED_SIGNAL,
+    FenceVerdict,
+    FenceVerifier,
+    SignalKey,
+    SignalMarker,
+    process_key,
+    take_process_key,
+)
 from .fence_rules import (
     FENCE_VERSION,
     KEY_FD_VARIABLE,
@@ -87,6 +98,7 @@ __all__ = [
     "FENCE_VERSION",
     "KEY_FD_VARIABLE",
     "KEY_VARIABLE",
+    "KIND_NOT_ALLOWED",
     "MAC_DOMAIN",
     "MARK_FIELD",
     "MAX_INTEGER_DIGITS",
@@ -100,6 +112,7 @@ __all__ = [
     "QUESTION_OPTIONS",
     "QUESTION_TEXT",
     "READ_CHUNK_BYTES",
+    "REPLAYED_SIGNAL",
     "REPLY_ANSWER",
     "REPLY_IN_REPLY_TO",
     "RUN_HEX_DIGITS",
@@ -107,6 +120,7 @@ __all__ = [
     "SIGNAL_PREFIX",
     "TERMINAL_SIGNAL_KINDS",
     "UNAUTHENTICATED_PREFIX",
+    "UNAUTHENTICATED_SIGNAL",
     "VOCABULARY_VERSION",
     "AnswerNotAnOption",
     "AnySignal",
@@ -116,6 +130,8 @@ __all__ = [
     "CodexJsonParser",
     "CompletedPayload",
     "FailedPayload",
+    "FenceVerdict",
+    "FenceVerifier",
     "LineScanner",
     "MissingTerminalSignal",
     "PayloadError",
@@ -132,7 +148,9 @@ __all__ = [
     "Readable",
     "Reply",
     "ScannedLine",
+    "SignalKey",
     "SignalKind",
+    "SignalMarker",
     "SignalParser",
     "SignalPayload",
     "SignalPayloadError",
@@ -157,6 +175,7 @@ __all__ = [
     "parse_signal",
     "plan_draft",
     "plan_ready",
+    "process_key",
     "question",
     "read_chunks",
     "read_plan",
@@ -164,6 +183,9 @@ __all__ = [
     "resolve_plan_path",
     "scan_lines",
     "strip_terminator",
+    "take_process_key",
     "validate_payload",
     "validate_reply",
 ]
+
+take_process_key()  # the fence key: see fence.py

@@ -75,8 +75,8 @@ def _carries_json(signal: StreamSignal) -> bool:
     return bool(signal.payload) or signal.raw_line.rstrip().endswith("}")
 
 
-def _signal_line(signal: object, payload: object) -> str:
-    """The canonical line for what :func:`emit` was given; nothing is written yet."""
+def _signal_parts(signal: object, payload: object) -> tuple[Any, Any]:
+    """The kind and payload of what :func:`emit` was given; nothing is checked or written yet."""
     if isinstance(signal, bytes):
         try:
             signal = signal.decode("utf-8")
@@ -103,8 +103,8 @@ def _signal_line(signal: object, payload: object) -> str:
             " know it, so it cannot check it; write its raw_line to forward it"
         )
     if isinstance(signal, StreamSignal):
-        return format_signal(signal.kind, signal.payload if _carries_json(signal) else None)
-    return format_signal(signal, payload)  # type: ignore[arg-type]  # format_signal checks both
+        return signal.kind, signal.payload if _carries_json(signal) else None
+    return signal, payload  # format_signal checks both
 
 
 def emit(
@@ -129,10 +129,22 @@ def emit(
     ValueError for a ``BERNSTEIN:`` line that does not parse or bytes that are
     not UTF-8, TypeError for a payload beside a whole signal.
 
+    When the process took a fence key at start-up (:func:`.fence.take_process_key`),
+    the line is marked (``"_sig"``, :meth:`.fence.SignalMarker.mark`), and a
+    payload that already holds ``_sig`` is a ValueError.
+
     The flush matters: a block-buffered pipe would otherwise hold a QUESTION
     back while the adapter waits for its answer.
     """
-    line = _signal_line(kind, payload)
+    parts = _signal_parts(kind, payload)
     stream = sys.stdout if file is None else file
-    stream.write(line + "\n")
-    stream.flush()
+    from .fence import _process_marker  # fence builds on format_signal: imported when called
+
+    marker = _process_marker()
+    if marker is None:
+        stream.write(format_signal(*parts) + "\n")
+        stream.flush()
+        return
+    with marker._lock:  # sequence numbers reach the stream in the order they are taken
+        stream.write(marker.mark(*parts) + "\n")
+        stream.flush()

@@ -213,6 +213,9 @@ def _init_module(vocabulary: Vocabulary, modules: dict[str, str]) -> str:
     for module, members in names.items():
         lines.append(f"from .{module} import {', '.join(members)}\n")
     lines.append("\n__all__ = [" + ", ".join(repr(name) for name in exported) + "]\n")
+    if "take_process_key" in names.get("fence", ()):
+        # The fence's start-up step, at import: before adapter code can start a child.
+        lines.append("\ntake_process_key()  # the fence key: see fence.py\n")
     return "".join(lines)
 
 

@@ -1,0 +1,184 @@
+"""The fence's key: a run nonce and a secret, and how a process takes it at start-up.
+
+The secret leaves this module only as :meth:`SignalKey.text` (for handing the key
+over) and as HMACs. No repr, str, exception or warning holds it: what a process
+prints, an agent it runs may read.
+"""
+
+import contextlib
+import hashlib
+import hmac
+import os
+import re
+import secrets
+import stat
+import sys
+from collections.abc import MutableMapping
+from typing import Any, Final, NoReturn
+
+from .fence_rules import (
+    KEY_FD_VARIABLE,
+    KEY_VARIABLE,
+    MAC_DOMAIN,
+    RUN_HEX_DIGITS,
+    SECRET_HEX_DIGITS,
+)
+
+__all__ = ["SignalKey", "key_from_environment"]
+
+_KEY_TEXT: Final = re.compile(
+    f"([0-9a-f]{{{RUN_HEX_DIGITS}}}):([0-9a-f]{{{SECRET_HEX_DIGITS}}})\n?"
+)
+_RUN: Final = re.compile(f"[0-9a-f]{{{RUN_HEX_DIGITS}}}")
+_NOT_A_KEY: Final = (
+    f"not a signal key: expected {RUN_HEX_DIGITS} hex digits, ':', {SECRET_HEX_DIGITS} hex digits"
+)
+_KEY_FDS: Final = range(3, 10)
+"""Descriptors a key may come on: 3..9, so that any shell (dash included) can redirect it."""
+_MOST_KEY_BYTES: Final = RUN_HEX_DIGITS + 1 + SECRET_HEX_DIGITS + 1
+"""The key text and its optional "\\n": reading stops there, so no stream can make it read more."""
+
+
+class SignalKey:
+    """One run's key: ``run`` (the nonce, not secret) and a hidden 32-byte secret.
+
+    Immutable; compared in constant time; its repr shows the run only.
+    """
+
+    __slots__ = ("_mac", "_secret", "run")
+    run: str
+    _secret: bytes
+    _mac: "hmac.HMAC"
+
+    def __init__(self, run: str, secret: bytes) -> None:
+        if type(run) is not str or _RUN.fullmatch(run) is None:
+            raise ValueError(f"a signal key's run is {RUN_HEX_DIGITS} lowercase hex digits")
+        if type(secret) is not bytes or len(secret) * 2 != SECRET_HEX_DIGITS:
+            raise ValueError(f"a signal key's secret is {SECRET_HEX_DIGITS // 2} bytes")
+        prefix = hmac.new(secret, f"{MAC_DOMAIN}\n{run}\n".encode("ascii"), hashlib.sha256)
+        object.__setattr__(self, "run", run)
+        object.__setattr__(self, "_secret", secret)
+        object.__setattr__(self, "_mac", prefix)
+
+    @classmethod
+    def generate(cls) -> "SignalKey":
+        """A fresh key for one run (the orchestrator's step)."""
+        return cls(secrets.token_hex(RUN_HEX_DIGITS // 2), secrets.token_bytes(SECRET_HEX_DIGITS // 2))
+
+    @classmethod
+    def parse(cls, text: str) -> "SignalKey":
+        """The key in ``text`` (``<run>:<secret>``, one optional trailing "\\n").
+
+        ValueError, whose message never quotes ``text``, for anything else.
+        """
+        if type(text) is not str:
+            raise TypeError(f"a signal key text is a str, not {type(text).__name__}")
+        found = _KEY_TEXT.fullmatch(text)
+        if found is None:
+            raise ValueError(_NOT_A_KEY)
+        return cls(found[1], bytes.fromhex(found[2]))
+
+    def text(self) -> str:
+        """The key text, to hand the key to the adapter; never print or log it."""
+        return f"{self.run}:{self._secret.hex()}"
+
+    def mac(self, seq: str, kind: str, payload_text: str) -> str:
+        """HMAC-SHA256 of the mark's message (``spec/fenced-signals.md``), 64 hex digits."""
+        digest = self._mac.copy()
+        digest.update(f"{seq}\n{kind}\n{payload_text}".encode())
+        return digest.hexdigest()
+
+    def __repr__(self) -> str:
+        return f"SignalKey(run={self.run!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SignalKey):
+            return NotImplemented
+        return self.run == other.run and hmac.compare_digest(self._secret, other._secret)
+
+    def __hash__(self) -> int:
+        return hash(self.run)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"SignalKey is immutable (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"SignalKey is immutable (cannot delete {name!r})")
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError("a SignalKey is not pickled or copied: hand it over as text()")
+
+    def __copy__(self) -> "SignalKey":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "SignalKey":
+        return self
+
+
+def _warn(problem: str) -> None:
+    """One line on stderr (never the key's value): the process goes on without a key."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(f"bernstein-signals: {problem}; this process writes unmarked signals\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _read_key_fd(number: int) -> str:
+    """The key text on an inherited descriptor, which is closed after: OSError or ValueError."""
+    try:
+        mode = os.fstat(number).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)):
+            raise ValueError(f"{KEY_FD_VARIABLE} names fd {number}, which is not a pipe or file")
+        data = b""
+        while len(data) < _MOST_KEY_BYTES and b"\n" not in data:
+            chunk = os.read(number, _MOST_KEY_BYTES + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(number)
+    try:
+        return data.decode("ascii")
+    except UnicodeDecodeError:
+        raise ValueError(f"the text on fd {number} ({KEY_FD_VARIABLE}) is {_NOT_A_KEY}") from None
+
+
+def _key_text(fd_text: str | None, text: str | None) -> tuple[str, str]:
+    """The key text and where it came from; the descriptor wins when both are given."""
+    if fd_text is None:
+        return KEY_VARIABLE, text or ""
+    number = int(fd_text) if fd_text.isascii() and fd_text.isdigit() and len(fd_text) == 1 else -1
+    if number not in _KEY_FDS:
+        raise ValueError(f"{KEY_FD_VARIABLE} is not a descriptor number 3..9")
+    try:
+        return f"the text on fd {number} ({KEY_FD_VARIABLE})", _read_key_fd(number)
+    except OSError as exc:
+        raise ValueError(
+            f"{KEY_FD_VARIABLE} names fd {number}, which cannot be read ({exc.strerror})"
+        ) from None
+
+
+def key_from_environment(environ: MutableMapping[str, str]) -> tuple[bool, SignalKey | None]:
+    """Remove both key variables from ``environ`` and read the key they give.
+
+    ``(False, None)`` when neither was set; ``(True, None)`` after a one-line warning
+    when the key is bad or its descriptor unreadable.
+    """
+    fd_text = environ.pop(KEY_FD_VARIABLE, None)
+    text = environ.pop(KEY_VARIABLE, None)
+    if fd_text is None and text is None:
+        return False, None
+    try:
+        source, key_text = _key_text(fd_text, text)
+        try:
+            return True, SignalKey.parse(key_text)
+        except ValueError:
+            raise ValueError(f"{source} is {_NOT_A_KEY}") from None
+    except ValueError as exc:
+        _warn(str(exc))
+        return True, None
