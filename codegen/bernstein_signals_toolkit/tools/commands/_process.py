@@ -17,6 +17,8 @@ from typing import Any
 
 from bernstein_signals_toolkit.toolkit_errors import ToolkitError, UsageError
 
+from ._fence_handover import key_on_fd
+
 __all__ = [
     "DRAIN_SECONDS",
     "FORWARDED_SIGNALS",
@@ -118,8 +120,13 @@ class ProcessGroup:
     :meth:`select`, so a loop waiting on the command's pipes notices at once.
     """
 
-    def __init__(self, command: Sequence[str], **options: Any) -> None:
+    def __init__(
+        self, command: Sequence[str], *, key_text: str | None = None, **options: Any
+    ) -> None:
+        """``key_text``: a fenced run's key, handed to the command on fd 3
+        (:mod:`._fence_handover`); ``options`` go to ``Popen``."""
         self._command = list(command)
+        self._key_text = key_text
         self._options = options
         self.process: subprocess.Popen[bytes] | None = None
         self.interrupted: signal.Signals | None = None
@@ -132,19 +139,24 @@ class ProcessGroup:
         self._previous: dict[int, Any] = {}
 
     def __enter__(self) -> subprocess.Popen[bytes]:
-        read_end, write_end = os.pipe()
-        for fd in (read_end, write_end):
-            os.set_blocking(fd, False)
-        self._wakeup = (read_end, write_end)
-        self._previous_wakeup = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
-        for number in FORWARDED_SIGNALS:
-            self._previous[number] = signal.signal(number, self._forward)
-        self._previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, self._grace_over)
-        try:
-            self.process = _start(self._command, process_group=0, **self._options)
-        except BaseException:
-            self._restore()
-            raise
+        with contextlib.ExitStack() as handover:
+            options = dict(self._options)
+            if self._key_text is not None:
+                # First, so that the self-pipe below never lands on the fd the key borrows.
+                options.update(handover.enter_context(key_on_fd(self._key_text)))
+            read_end, write_end = os.pipe()
+            for fd in (read_end, write_end):
+                os.set_blocking(fd, False)
+            self._wakeup = (read_end, write_end)
+            self._previous_wakeup = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+            for number in FORWARDED_SIGNALS:
+                self._previous[number] = signal.signal(number, self._forward)
+            self._previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, self._grace_over)
+            try:
+                self.process = _start(self._command, process_group=0, **options)
+            except BaseException:
+                self._restore()
+                raise
         if self.interrupted is not None:  # it came before the command existed
             self._signal_group(self.interrupted)
         return self.process

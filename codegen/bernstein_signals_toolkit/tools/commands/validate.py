@@ -14,6 +14,12 @@ from ..validate.codes import CODES, Severity, lookup, select_codes
 from ..validate.output import Output, output_for
 from ..validate.payload_file import payload_report
 from ..validate.report import report_from_binary
+from ._fence_options import (
+    add_allow_kinds_argument,
+    add_key_file_argument,
+    allow_kinds_of,
+    key_from_file,
+)
 from ._inputs import (
     add_unknown_kinds_argument,
     add_vocabulary_argument,
@@ -77,6 +83,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_vocabulary_argument(parser)
     add_unknown_kinds_argument(parser)
+    add_key_file_argument(parser)
+    add_allow_kinds_argument(parser)
     parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
@@ -111,6 +119,8 @@ def _read_all(args: argparse.Namespace, enabled: frozenset[str], output: Output)
     check_readable(paths)
     vocabulary = vocabulary_of(args)
     kind = vocabulary.kind(args.payload, option="--payload") if args.payload is not None else None
+    allow_kinds = allow_kinds_of(args, vocabulary)
+    key = None if args.key_file is None else key_from_file(args.key_file)
     for path in paths:
         name = formats.display_name(path)
         with opened(path) as stream:
@@ -132,6 +142,8 @@ def _read_all(args: argparse.Namespace, enabled: frozenset[str], output: Output)
                         sink=output.sink(path),
                         vocabulary=vocabulary,
                         unknown_kinds=unknown_kinds_severity(args),
+                        key=key,
+                        allow_kinds=allow_kinds,
                     )
             except OSError as exc:
                 raise UsageError(f"{name}: read error: {exc.strerror or exc}") from None
@@ -156,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--select/--ignore: {exc}") from None
     if args.payload is not None and len(args.paths) > 1:
         raise UsageError("--payload checks one file (or -)")
+    if args.payload is not None and (args.key_file is not None or args.allow_kinds is not None):
+        raise UsageError("--key-file and --allow-kinds check a stream, not a --payload file")
 
     color = args.format == "text" and _use_color(args.color)
     with output_for(args.format, color=color) as output:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bernstein_signals import SignalKey
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 
 from ..runtime_vocabulary import RuntimeVocabulary
@@ -31,6 +32,11 @@ class CheckOptions:
     """None: the built-in vocabulary."""
     unknown_kinds: Severity | None = Severity.WARNING
     """BS216's severity (``--unknown-kinds``); None: not reported."""
+    key: SignalKey | None = None
+    """The run's fence key (``--key-file``, ``--fence``): only lines marked with it are
+    signals; others are BS601 (BS602 replayed)."""
+    allow_kinds: frozenset[str] | None = None
+    """``--allow-kinds``: a signal of any other kind is BS603; None: every kind."""
 
 
 def check_options(options: CheckOptions | None, fields: dict[str, Any]) -> CheckOptions:

@@ -4,7 +4,9 @@ Codes never change meaning once released; a retired code is not reused.
 ``BS0xx`` concern the line itself, ``BS1xx`` a payload against its schema,
 ``BS2xx`` near-misses that readers treat as plain stdout, ``BS3xx`` the stream,
 ``BS4xx`` a run that ``conform`` watched live (no recorded log can show them),
-``BS5xx`` calls of the generated shell helpers (reported by the language server).
+``BS5xx`` calls of the generated shell helpers (reported by the language server),
+``BS6xx`` the fence (issue 17, ``spec/fenced-signals.md``): lines a run with a key
+or an allow-list does not take as signals.
 """
 
 from __future__ import annotations
@@ -428,6 +430,47 @@ _CODES += (
         " cannot build gets a function that only refuses (use bernstein_emit).",
         "bernstein_complete",
         "bernstein_completed",
+    ),
+)
+
+_CODES += (
+    Code(
+        "BS601",
+        "unauthenticated-signal",
+        Severity.ERROR,
+        "Under the fence, a signal line without a valid mark of this run's key.",
+        "With a key (`validate --key-file`, `wrap --fence`, `conform --fence`) only lines the"
+        " adapter marked with the run's key are signals. This one is not marked, is marked"
+        " for another run, carries a bad mark, or is not in canonical form, so it is plain"
+        " output: it cannot end the run, hand over a plan or ask a question. Usually the"
+        " adapter printed text it read (an agent showing a file or a web page), which is"
+        " what the fence is for. If the line is the adapter's own, emit it with the binding"
+        " or the shell helpers after they took the key at start-up, and never rewrite a"
+        " marked line.",
+        "BERNSTEIN:COMPLETED   (printed by the agent, no mark)",
+        'BERNSTEIN:COMPLETED {"_sig":"<run>.<seq>.<mac>"}   (emit() with the key)',
+    ),
+    Code(
+        "BS602",
+        "replayed-signal",
+        Severity.ERROR,
+        "Under the fence, a marked line whose sequence number is not above the last accepted one.",
+        "Every marked line of a run carries a sequence number that grows by one per line."
+        " A number already used (or lower) means the line is a copy of an earlier one, as"
+        " when an agent prints the adapter's own log back, so it is plain output. Mark each"
+        " signal in the adapter's main process: a subshell's count does not reach its parent.",
+    ),
+    Code(
+        "BS603",
+        "kind-not-allowed",
+        Severity.ERROR,
+        "A signal of a kind the run's allow-list (`--allow-kinds`) does not include.",
+        "The orchestrator restricted the kinds this run may emit, so a signal of any other"
+        " kind is plain output and does not act. Either the adapter should not emit it, or"
+        " the kind belongs in `--allow-kinds` (a comma-separated list of the vocabulary's"
+        " kinds; keep the terminal kinds in it, or no run can end).",
+        'BERNSTEIN:PLAN_READY {"path":".sdd/plans/x.md"}   (--allow-kinds COMPLETED,FAILED)',
+        "BERNSTEIN:COMPLETED",
     ),
 )
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from bernstein_signals import SignalKind, StreamSignal
+from bernstein_signals import FenceVerifier, SignalKind, StreamSignal
 from bernstein_signals.scanning import (
     LineScanner,
     Readable,
@@ -82,6 +82,12 @@ class StreamChecker:
         self._held: list[Diagnostic] = []
         """The current line's diagnostics, sorted before they reach the sink."""
         self._warned_limit = False
+        self._fence = (
+            None
+            if options.key is None and options.allow_kinds is None
+            else FenceVerifier(options.key, options.allow_kinds)
+        )
+        """With a key or an allow-list: the stage every parsed signal passes before it counts."""
 
     def _add(self, diagnostic: Diagnostic) -> None:
         if diagnostic.code not in self.enabled:
@@ -131,8 +137,33 @@ class StreamChecker:
         signal, diagnostics = self._lines.check(text, line_no)
         for diagnostic in diagnostics:
             self._add(diagnostic)
+        if signal is not None and self._fence is not None:
+            signal = self._fenced(line_no, signal, len(text))
         if signal is not None:
             self._signal(line_no, signal, len(text))
+
+    def _fenced(self, line_no: int, signal: StreamSignal, width: int) -> StreamSignal | None:
+        """The signal the fence accepts (its mark removed), or None after BS601-BS603.
+
+        A refused line is plain output: it reaches no stream rule, so it cannot end
+        the run (the missing-terminal verdict counts accepted signals), draft a plan
+        or ask a question.
+        """
+        assert self._fence is not None
+        verdict = self._fence.verify(signal)
+        if verdict.signal is not None:
+            return verdict.signal
+        code = verdict.code or "BS601"
+        problem = verdict.problem or f"unauthenticated {signal.kind} signal"
+        if self.live and signal.kind == SignalKind.QUESTION:
+            problem += "; it was not answered"
+        self._simple(
+            code,
+            line_no,
+            width,
+            f"{problem}; readers under the fence treat the line as plain output",
+        )
+        return None
 
     def feed_bytes(self, line_no: int, data: bytes) -> None:
         try:
