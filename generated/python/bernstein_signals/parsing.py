@@ -20,13 +20,16 @@ for a run without signals.
 """
 
 import re
-from collections.abc import Iterable, Iterator
-from typing import Final, Literal, overload
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Final, Literal, overload
 
 from ._strict_json import load_object
 from .kinds import SIGNAL_PREFIX, SignalKind
 from .scanning import strip_terminator
 from .signals import StreamSignal, UnknownKindSignal, new_signal
+
+if TYPE_CHECKING:  # fence.py builds on this module
+    from .fence import FenceVerdict, SignalKey
 
 __all__ = ["AnySignal", "iter_signals", "parse_signal"]
 
@@ -168,26 +171,58 @@ def parse_signal(
 
 @overload
 def iter_signals(
-    lines: Iterable[object], *, lenient: bool = False, unknown_kinds: Literal[False] = False
+    lines: Iterable[object],
+    *,
+    lenient: bool = False,
+    unknown_kinds: Literal[False] = False,
+    key: "SignalKey | None" = None,
+    allow_kinds: "Iterable[SignalKind | str] | None" = None,
+    on_rejected: "Callable[[FenceVerdict], object] | None" = None,
 ) -> Iterator[StreamSignal]: ...
 @overload
 def iter_signals(
-    lines: Iterable[object], *, lenient: bool = False, unknown_kinds: bool
+    lines: Iterable[object],
+    *,
+    lenient: bool = False,
+    unknown_kinds: bool,
+    key: "SignalKey | None" = None,
+    allow_kinds: "Iterable[SignalKind | str] | None" = None,
+    on_rejected: "Callable[[FenceVerdict], object] | None" = None,
 ) -> Iterator[AnySignal]: ...
 def iter_signals(
-    lines: Iterable[object], *, lenient: bool = False, unknown_kinds: bool = False
+    lines: Iterable[object],
+    *,
+    lenient: bool = False,
+    unknown_kinds: bool = False,
+    key: "SignalKey | None" = None,
+    allow_kinds: "Iterable[SignalKind | str] | None" = None,
+    on_rejected: "Callable[[FenceVerdict], object] | None" = None,
 ) -> Iterator[AnySignal]:
     """The signals among ``lines`` (str or bytes: a text or binary file, a list), in order.
 
     ``unknown_kinds`` as for :func:`parse_signal`; one str or bytes instead
     of an iterable of lines is a TypeError. For a pipe whose lines may be very long,
     :func:`~.readers.read_signals` reads in bounded memory.
+
+    Fenced (``key`` and/or ``allow_kinds``, :mod:`.fence`): only the lines the
+    :class:`~.fence.FenceVerifier` accepts are signals (``_sig`` removed); each
+    rejected one goes to ``on_rejected`` (a :class:`~.fence.FenceVerdict` with
+    its 1-based ``line_no``), in order. Strict and known kinds only.
     """
     if isinstance(lines, (str, *_BYTES_LINES)):
         raise TypeError(
             f"iter_signals reads an iterable of lines, not one {type(lines).__name__};"
             " split it first (text.splitlines()) or use parse_signal for one line"
         )
+    if key is not None or allow_kinds is not None or on_rejected is not None:
+        from .fence import _reader_verifier  # fence.py imports this module
+
+        verifier = _reader_verifier(
+            key, allow_kinds, on_rejected, unknown_kinds=unknown_kinds, lenient=lenient
+        )
+        if verifier is not None:
+            yield from _fenced(lines, verifier.verify, on_rejected)
+            return
     if lenient or unknown_kinds:
         for line in lines:
             text = line if type(line) is str else _as_text(line)
@@ -208,3 +243,23 @@ def iter_signals(
         signal = strict(text)
         if signal is not None:
             yield signal
+
+
+def _fenced(
+    lines: Iterable[object],
+    verify: "Callable[[StreamSignal], FenceVerdict]",
+    on_rejected: "Callable[[FenceVerdict], object] | None",
+) -> Iterator[StreamSignal]:
+    """The accepted signals among ``lines``; each rejected one goes to ``on_rejected``."""
+    for line_no, line in enumerate(lines, 1):
+        text = line if type(line) is str else _as_text(line)
+        if text is None or not text.startswith(SIGNAL_PREFIX):
+            continue
+        signal = _strict(text)
+        if signal is None:
+            continue
+        verdict = verify(signal)
+        if verdict.signal is not None:
+            yield verdict.signal
+        elif verdict.code is not None and on_rejected is not None:
+            on_rejected(verdict._replace(line_no=line_no))

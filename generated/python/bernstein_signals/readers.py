@@ -11,10 +11,11 @@ reports it); a final line without "\\n" counts; "\\r\\n" is tolerated; a line
 that is not UTF-8 is plain output.
 """
 
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Final, Literal, NamedTuple, Protocol, overload
 
-from .kinds import SIGNAL_PREFIX
+from .fence import FenceVerdict, FenceVerifier, SignalKey, _reader_verifier
+from .kinds import SIGNAL_PREFIX, SignalKind
 from .parsing import _strict as _parse_prefixed
 from .parsing import _strict_any as _parse_any_prefixed
 from .scanning import (
@@ -133,19 +134,85 @@ def _scanner(max_line_bytes: int, unknown_kinds: bool) -> SignalScanner:
     return scanner
 
 
+_OnRejected = Callable[[FenceVerdict], object] | None
+
+
+def _fenced_items(
+    found: Iterable[ScannedLine], verifier: FenceVerifier
+) -> list[SignalRecord | FenceVerdict]:
+    """The records and rejections of the lines ``found``, in stream order."""
+    items: list[SignalRecord | FenceVerdict] = []
+    verify = verifier.verify
+    for line_no, data, _ in found:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        signal = _parse_prefixed(text)
+        if signal is None:
+            continue
+        verdict = verify(signal)
+        if verdict.signal is not None:
+            items.append(_new_tuple(SignalRecord, (line_no, verdict.signal, data)))
+        elif verdict.code is not None:
+            items.append(verdict._replace(line_no=line_no))
+    return items
+
+
+def _deliver(
+    items: list[SignalRecord | FenceVerdict], on_rejected: _OnRejected
+) -> Iterator[SignalRecord]:
+    for item in items:
+        if type(item) is SignalRecord:
+            yield item
+        elif on_rejected is not None:
+            on_rejected(item)  # type: ignore[arg-type]  # the items are records or verdicts
+
+
+def _read(scanner: SignalScanner, stream: Readable) -> Iterator[SignalRecord | UnknownKindRecord]:
+    for chunk in read_chunks(stream):
+        yield from scanner.feed(chunk)
+    yield from scanner.close()
+
+
+def _read_fenced(
+    lines: LineScanner, stream: Readable, verifier: FenceVerifier, on_rejected: _OnRejected
+) -> Iterator[SignalRecord]:
+    for chunk in read_chunks(stream):
+        found = lines.feed(chunk if type(chunk) is bytes else _chunk_bytes(chunk))
+        if found:
+            yield from _deliver(_fenced_items(found, verifier), on_rejected)
+    yield from _deliver(_fenced_items(lines.close(), verifier), on_rejected)
+
+
 @overload
 def read_signals(
     stream: Readable,
     *,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     unknown_kinds: Literal[False] = False,
+    key: SignalKey | None = None,
+    allow_kinds: Iterable[SignalKind | str] | None = None,
+    on_rejected: _OnRejected = None,
 ) -> Iterator[SignalRecord]: ...
 @overload
 def read_signals(
-    stream: Readable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, unknown_kinds: bool
+    stream: Readable,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    unknown_kinds: bool,
+    key: SignalKey | None = None,
+    allow_kinds: Iterable[SignalKind | str] | None = None,
+    on_rejected: _OnRejected = None,
 ) -> Iterator[SignalRecord | UnknownKindRecord]: ...
 def read_signals(
-    stream: Readable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, unknown_kinds: bool = False
+    stream: Readable,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    unknown_kinds: bool = False,
+    key: SignalKey | None = None,
+    allow_kinds: Iterable[SignalKind | str] | None = None,
+    on_rejected: _OnRejected = None,
 ) -> Iterator[SignalRecord | UnknownKindRecord]:
     """The signal lines of a file or pipe, read to its end, in constant memory.
 
@@ -155,11 +222,40 @@ def read_signals(
     With ``unknown_kinds=True`` a well-formed line of a kind the vocabulary does
     not know is an :class:`UnknownKindRecord` instead of plain output (as for
     :func:`~.parsing.parse_signal`).
+
+    Fenced (``key`` and/or ``allow_kinds``, :mod:`.fence`): only lines the
+    :class:`~.fence.FenceVerifier` accepts are records (their payload without
+    ``_sig``, ``raw`` as read); each rejected one goes to ``on_rejected`` (a
+    :class:`~.fence.FenceVerdict` with ``line_no``) in stream order. Bad options
+    raise here, before anything is read.
     """
-    scanner = _scanner(max_line_bytes, unknown_kinds)
-    for chunk in read_chunks(stream):
-        yield from scanner.feed(chunk)
-    yield from scanner.close()
+    verifier = _reader_verifier(key, allow_kinds, on_rejected, unknown_kinds=unknown_kinds)
+    if verifier is None:
+        return _read(_scanner(max_line_bytes, unknown_kinds), stream)
+    lines = SignalScanner(max_line_bytes=max_line_bytes)._lines
+    return _read_fenced(lines, stream, verifier, on_rejected)
+
+
+async def _aread(
+    scanner: SignalScanner, reader: AsyncReadable
+) -> AsyncIterator[SignalRecord | UnknownKindRecord]:
+    while chunk := await reader.read(READ_CHUNK_BYTES):
+        for record in scanner.feed(chunk if type(chunk) is bytes else _chunk_bytes(chunk)):
+            yield record
+    for record in scanner.close():
+        yield record
+
+
+async def _aread_fenced(
+    lines: LineScanner, reader: AsyncReadable, verifier: FenceVerifier, on_rejected: _OnRejected
+) -> AsyncIterator[SignalRecord]:
+    while chunk := await reader.read(READ_CHUNK_BYTES):
+        found = lines.feed(chunk if type(chunk) is bytes else _chunk_bytes(chunk))
+        if found:
+            for record in _deliver(_fenced_items(found, verifier), on_rejected):
+                yield record
+    for record in _deliver(_fenced_items(lines.close(), verifier), on_rejected):
+        yield record
 
 
 @overload
@@ -168,25 +264,36 @@ def aread_signals(
     *,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     unknown_kinds: Literal[False] = False,
+    key: SignalKey | None = None,
+    allow_kinds: Iterable[SignalKind | str] | None = None,
+    on_rejected: _OnRejected = None,
 ) -> AsyncIterator[SignalRecord]: ...
 @overload
 def aread_signals(
-    reader: AsyncReadable, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, unknown_kinds: bool
+    reader: AsyncReadable,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    unknown_kinds: bool,
+    key: SignalKey | None = None,
+    allow_kinds: Iterable[SignalKind | str] | None = None,
+    on_rejected: _OnRejected = None,
 ) -> AsyncIterator[SignalRecord | UnknownKindRecord]: ...
-async def aread_signals(
+def aread_signals(
     reader: AsyncReadable,
     *,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     unknown_kinds: bool = False,
+    key: SignalKey | None = None,
+    allow_kinds: Iterable[SignalKind | str] | None = None,
+    on_rejected: _OnRejected = None,
 ) -> AsyncIterator[SignalRecord | UnknownKindRecord]:
     """:func:`read_signals` for an asyncio StreamReader (a subprocess's stdout).
 
     Reads with ``read(n)``, never ``readline``, so lines longer than the
     StreamReader's limit (64 KiB by default) are no error.
     """
-    scanner = _scanner(max_line_bytes, unknown_kinds)
-    while chunk := await reader.read(READ_CHUNK_BYTES):
-        for record in scanner.feed(chunk if type(chunk) is bytes else _chunk_bytes(chunk)):
-            yield record
-    for record in scanner.close():
-        yield record
+    verifier = _reader_verifier(key, allow_kinds, on_rejected, unknown_kinds=unknown_kinds)
+    if verifier is None:
+        return _aread(_scanner(max_line_bytes, unknown_kinds), reader)
+    lines = SignalScanner(max_line_bytes=max_line_bytes)._lines
+    return _aread_fenced(lines, reader, verifier, on_rejected)

@@ -18,7 +18,7 @@ import hmac
 import os
 import re
 import threading
-from collections.abc import Iterable, MutableMapping
+from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any, Final, NamedTuple
 
 from ._canonical_json import dump_canonical
@@ -252,3 +252,33 @@ def process_key() -> SignalKey | None:
 def _process_marker() -> SignalMarker | None:
     """The marker of the process key, shared by every :func:`.formatting.emit`."""
     return _Process.marker
+
+
+def _reader_verifier(
+    key: SignalKey | None,
+    allow_kinds: Iterable[SignalKind | str] | None,
+    on_rejected: Callable[[FenceVerdict], object] | None,
+    *,
+    unknown_kinds: bool = False,
+    lenient: bool = False,
+) -> FenceVerifier | None:
+    """The verifier a reader's fence options ask for; None keeps the unfenced reader."""
+    if key is None and allow_kinds is None:
+        if on_rejected is not None:
+            raise ValueError(
+                "on_rejected is called for lines the fence rejects: pass key= or allow_kinds= too"
+            )
+        return None
+    if unknown_kinds:
+        raise ValueError(
+            "a fenced reader reads this vocabulary's kinds only:"
+            " unknown_kinds=True does not go with key= or allow_kinds="
+        )
+    if lenient:
+        raise ValueError(
+            "a fenced line is canonical, so a fenced reader is strict:"
+            " lenient=True does not go with key= or allow_kinds="
+        )
+    if on_rejected is not None and not callable(on_rejected):
+        raise TypeError(f"on_rejected is a callable, not {type(on_rejected).__name__}")
+    return FenceVerifier(key, allow_kinds)
