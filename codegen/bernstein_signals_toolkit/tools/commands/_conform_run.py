@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable
 from typing import IO
 
-from bernstein_signals import SignalKind, StreamSignal
+from bernstein_signals import SignalKey, SignalKind, StreamSignal
 from bernstein_signals.scanning import LineScanner, ScannedLine
 from bernstein_signals_toolkit.generator.roles import VERSION_ROLE, role_field
 
@@ -117,7 +117,11 @@ class AdapterRun:
         answers: Answers,
         sink: Sink,
         native: NativeStream | None = None,
+        *,
+        key: SignalKey | None = None,
+        allow_kinds: frozenset[str] | None = None,
     ) -> None:
+        """``key``, ``allow_kinds``: the fence (``--fence``, ``--allow-kinds``)."""
         self.group = group
         self.sink = sink
         vocabulary = vocabulary_of(args)
@@ -128,6 +132,8 @@ class AdapterRun:
             sink=sink,
             vocabulary=vocabulary,
             unknown_kinds=unknown_kinds_severity(args),
+            key=key,
+            allow_kinds=allow_kinds,
         )
         self.scanner = LineScanner(trigger_bytes(vocabulary), fold_case=True)
         self.answers = answers

@@ -36,6 +36,13 @@ is checked, so the report, the transcript and the verdict are the mapped
 signals'. Answers reach a native CLI as the reply its mapper builds, once the
 CLI has asked for it on stdin (Claude, with ``--prompt``: its stdin stays
 open until the run's terminal); one it never takes is a BS403 error.
+
+With ``--fence`` a fresh key is handed to the adapter on fd 3
+(:mod:`._fence_handover`) and only lines marked with it are signals: any other
+signal line is a BS601 error (a replayed mark BS602) and acts in no way, so a
+forged QUESTION is not answered and a forged terminal does not end the run.
+``--allow-kinds`` refuses other kinds (BS603), with or without ``--fence``.
+``--native`` with ``--fence`` is refused: a native CLI marks nothing.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, NamedTuple
 
+from bernstein_signals import SignalKey
 from bernstein_signals._native_claude import ClaudeStreamJsonParser
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
@@ -57,6 +65,12 @@ from ..validate.output import SPOOL_BYTES
 from . import _arguments
 from ._conform_answers import Answers, answers_by_id, answers_file
 from ._conform_run import AdapterRun, Sink, conform_output, run_name
+from ._fence_options import (
+    add_allow_kinds_argument,
+    add_fence_argument,
+    allow_kinds_of,
+    refuse_native_fence,
+)
 from ._inputs import add_unknown_kinds_argument, add_vocabulary_argument, vocabulary_of
 from ._native_run import (
     CLAUDE_REPLY_OPTIONS,
@@ -174,6 +188,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         " --input-format stream-json reads it there) and keep stdin open for answers"
         " until the run's terminal",
     )
+    add_fence_argument(
+        parser,
+        what="any other signal line is error BS601 (BS602 replayed) and does not act; only"
+        " marked QUESTIONs are answered",
+    )
+    add_allow_kinds_argument(parser)
     add_vocabulary_argument(parser)
     add_unknown_kinds_argument(parser)
     add_command_argument(parser)
@@ -270,6 +290,9 @@ def run(args: argparse.Namespace) -> int:
             f"--expect-kind {args.expect_kind!r} is not a terminal kind of the vocabulary"
             f" ({', '.join(terminals)})"
         )
+    refuse_native_fence(args)
+    allow_kinds = allow_kinds_of(args, vocabulary)
+    key = SignalKey.generate() if args.fence else None
     cli = native_of(args)
     if cli is None and args.prompt is not None:
         raise UsageError("--prompt needs --native claude")
@@ -281,13 +304,21 @@ def run(args: argparse.Namespace) -> int:
     transcript = args.transcript and args.format == "text"
     with conform_output(args.format) as output, _transcript_spool(transcript) as spool:
         sink = Sink(name, output, spool)
-        group = ProcessGroup(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        group = ProcessGroup(
+            command,
+            key_text=None if key is None else key.text(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+        )
         with group as process:
             stdout, pipe = process.stdout, process.stdin
             assert stdout is not None
             assert pipe is not None
             answers = _answers(pipe, by_id, in_order, native, plan)
-            adapter = AdapterRun(group, args, answers, sink, native)
+            adapter = AdapterRun(
+                group, args, answers, sink, native, key=key, allow_kinds=allow_kinds
+            )
             adapter.read_all(stdout.fileno())
             returncode = adapter.wait()
         report = adapter.report(returncode, "" if plan is None else plan.why)

@@ -17,6 +17,15 @@ With ``--native claude|codex`` the command's stdout is its native JSON event
 stream: each event that maps to a signal is relayed as that signal's line,
 every other line as it came (:mod:`._native_run`), and whether a terminal was
 emitted is read from that mapped stream.
+
+With ``--fence`` the command gets a fresh key on fd 3 (:mod:`._fence_handover`)
+and its stdout goes through :class:`._fence_relay.FencedRelay`: a line marked
+with the key is relayed as the signal without its mark, any other signal line
+after ``[unauthenticated] `` (so no reader downstream takes it) with one
+diagnostic on stderr, and only accepted terminals count, so a run whose only
+COMPLETED is forged ends with wrap's own terminal. ``--allow-kinds`` refuses
+other kinds the same way (BS603), with or without ``--fence``; ``--native``
+with ``--fence`` is refused (a native CLI marks nothing).
 """
 
 from __future__ import annotations
@@ -27,10 +36,19 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from bernstein_signals import FenceVerifier, SignalKey
+from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 from bernstein_signals_toolkit.generator.roles import VERSION_ROLE, role_field
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
 from ..runtime_vocabulary import RuntimeVocabulary
+from ._fence_options import (
+    add_allow_kinds_argument,
+    add_fence_argument,
+    allow_kinds_of,
+    refuse_native_fence,
+)
+from ._fence_relay import FencedRelay
 from ._inputs import add_vocabulary_argument, vocabulary_of
 from ._native_run import NativeStream, add_native_argument, check_command, native_of
 from ._process import (
@@ -52,6 +70,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         what="each event that maps to a signal is relayed as that signal's line, the rest as"
         " it came",
     )
+    add_fence_argument(
+        parser,
+        what="they are relayed without the mark, any other signal line after"
+        " '[unauthenticated] ' with a diagnostic on stderr",
+    )
+    add_allow_kinds_argument(parser)
     add_vocabulary_argument(parser)
     add_command_argument(parser)
 
@@ -103,9 +127,10 @@ def _relay(
     process: subprocess.Popen[bytes],
     vocabulary: RuntimeVocabulary,
     native: NativeStream | None,
+    fenced: FencedRelay | None,
 ) -> tuple[bool, bytes]:
-    """Copy the command's stdout (mapped, with ``native``) to ours; whether it emitted a
-    terminal, and its last byte."""
+    """Copy the command's stdout (mapped, with ``native``; filtered, with ``fenced``) to
+    ours; whether it emitted a terminal (one the fence accepted), and its last byte."""
     assert process.stdout is not None
     source, target = process.stdout.fileno(), sys.stdout.fileno()
     scanner = vocabulary.signal_scanner()
@@ -115,31 +140,49 @@ def _relay(
         ended = not chunk
         if native is not None:
             chunk = native.close() if ended else native.feed(chunk)
+        if fenced is not None:
+            chunk = fenced.close() if ended else fenced.feed(chunk)
         if chunk:
             write_all(target, chunk)
             last = chunk[-1:]
-            if not terminal:
+            if not terminal and fenced is None:
                 terminal = any(record.signal.is_terminal for record in scanner.feed(chunk))
         if ended:
             break
+    if fenced is not None:
+        return fenced.terminal, last
     if not terminal:
         terminal = any(record.signal.is_terminal for record in scanner.close())
     return terminal, last
+
+
+def _warn(line: str) -> None:
+    """One diagnostic line of ``--fence`` on stderr, which the command shares."""
+    print(f"wrap: {line}", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
     vocabulary = vocabulary_of(args)
     terminals = _terminals(vocabulary)
+    refuse_native_fence(args)
+    allow_kinds = allow_kinds_of(args, vocabulary)
+    key = SignalKey.generate() if args.fence else None
+    fenced = None
+    if key is not None or allow_kinds is not None:
+        verifier = FenceVerifier(key, allow_kinds)
+        fenced = FencedRelay(verifier, vocabulary, DEFAULT_MAX_LINE_BYTES, _warn)
     cli = native_of(args)
     if cli is not None:
         check_command(cli, command)
     native = None if cli is None else NativeStream(cli, vocabulary, keep=True)
     sys.stdout.flush()
-    group = ProcessGroup(command, stdout=subprocess.PIPE)
+    group = ProcessGroup(
+        command, key_text=None if key is None else key.text(), stdout=subprocess.PIPE
+    )
     with group as process:
         try:
-            terminal, last = _relay(group, process, vocabulary, native)
+            terminal, last = _relay(group, process, vocabulary, native, fenced)
         except BrokenPipeError:
             # Our reader went away: close the pipe so that the command gets SIGPIPE too.
             assert process.stdout is not None

@@ -155,14 +155,8 @@ class StreamChecker:
             return verdict.signal
         code = verdict.code or "BS601"
         problem = verdict.problem or f"unauthenticated {signal.kind} signal"
-        if self.live and signal.kind == SignalKind.QUESTION:
-            problem += "; it was not answered"
-        self._simple(
-            code,
-            line_no,
-            width,
-            f"{problem}; readers under the fence treat the line as plain output",
-        )
+        answered = "; not answered" if self.live and signal.kind == SignalKind.QUESTION else ""
+        self._simple(code, line_no, width, f"{problem} (plain output under the fence{answered})")
         return None
 
     def feed_bytes(self, line_no: int, data: bytes) -> None:
