@@ -1,29 +1,40 @@
 """Load schema/ and grammar/ into the frozen model, checking every rule on the way.
 
-Every failure is a :class:`~.errors.SourceError` naming the file and the rule,
-so that ``generate`` can print one line and exit 2 before writing anything.
+This module reads the files (strict JSON, the grammar with Lark) and builds the
+model; each schema file's shape is checked by :mod:`._schema_shape` first.
+Every failure is a :class:`~bernstein_signals_toolkit.toolkit_errors.SourceError`
+naming the file and the rule, so that ``generate`` can print one line and exit 2
+before writing anything.
 """
 
 from __future__ import annotations
 
 import json
-import keyword
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import referencing.exceptions
 from lark import Lark
 from lark.exceptions import LarkError
 from lark.lexer import PatternStr
 
 from bernstein_signals_toolkit.toolkit_errors import SourceError
 
-from .model import Grammar, JSONValue, Kind, Property, ReplySchema, Vocabulary
-from .names import PROPERTY_NAME, check_vocabulary
-from .roles import REPLY_DOCUMENT, ROLE_KEYWORD, VERSION_ROLE, check_document_roles
+from ._schema_shape import (
+    DRAFT_2020_12,
+    JSONSCHEMA_CRASHES,
+    MAX_SCHEMA_NESTING,
+    check_examples,
+    check_schema,
+    crash,
+    properties,
+    require,
+)
+from .model import Grammar, JSONValue, Kind, ReplySchema, Vocabulary
+from .names import check_vocabulary
+from .roles import REPLY_DOCUMENT, VERSION_ROLE
 
 __all__ = [
     "DRAFT_2020_12",
@@ -35,7 +46,6 @@ __all__ = [
     "read_json",
 ]
 
-DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 VOCABULARY_FILE = "vocabulary.json"
 REPLY_FILE = "reply.schema.json"
 SCHEMA_SUFFIX = ".schema.json"
@@ -47,7 +57,6 @@ _SEMVER = re.compile(
     r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
     r"(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
 )
-_JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 
 
 # The generator's own strict-JSON hooks: the generator must never import the binding it
@@ -143,165 +152,23 @@ def _check_kind_against_grammar(path: Path, kind: str, grammar: Grammar, parser:
 
 
 # ---------------------------------------------------------------------------
-# Schemas
+# The model
 # ---------------------------------------------------------------------------
-
-
-def _require(path: Path, schema: dict[str, Any], key: str, kind: type, rule: str) -> Any:
-    value = schema.get(key)
-    if not isinstance(value, kind) or (isinstance(value, str) and not value.strip()):
-        raise SourceError(path, rule, f"the schema needs a non-empty {key!r} ({kind.__name__})")
-    return value
-
-
-def _types(path: Path, name: str, subschema: dict[str, Any]) -> tuple[str, ...]:
-    declared = subschema.get("type")
-    types = [declared] if isinstance(declared, str) else declared
-    if not isinstance(types, list) or not types or not set(types) <= _JSON_TYPES:
-        raise SourceError(
-            path, "property-type", f"property {name!r} needs a 'type' of JSON type names"
-        )
-    return tuple(sorted(types))
-
-
-def _role(path: Path, name: str, subschema: dict[str, Any]) -> str | None:
-    role = subschema.get(ROLE_KEYWORD)
-    if role is not None and not isinstance(role, str):
-        raise SourceError(
-            path, "role", f"at /properties/{name}: {ROLE_KEYWORD!r} must be a role name (a string)"
-        )
-    return role
-
-
-def _properties(path: Path, schema: dict[str, Any], document: str) -> tuple[Property, ...]:
-    properties = schema.get("properties", {})
-    required = schema.get("required", [])
-    for name in required:
-        if name not in properties:
-            raise SourceError(path, "required", f"required property {name!r} is not defined")
-    result = []
-    # Author order: it is the order docs list fields in; `required` fixes positionals.
-    for name, subschema in properties.items():
-        if not PROPERTY_NAME.fullmatch(name) or keyword.iskeyword(name):
-            raise SourceError(
-                path,
-                "property-name",
-                f"property {name!r} must be lower_snake_case and not a Python keyword,"
-                " so every binding can use it as a parameter and a shell option",
-            )
-        if not isinstance(subschema, dict):
-            raise SourceError(path, "property-type", f"property {name!r} must be a schema object")
-        description = subschema.get("description")
-        if not isinstance(description, str) or not description.strip():
-            raise SourceError(
-                path, "description", f"property {name!r} needs a description (editors show it)"
-            )
-        result.append(
-            Property(
-                name=name,
-                description=description,
-                required=name in required,
-                types=_types(path, name, subschema),
-                schema_json=json.dumps(subschema, ensure_ascii=False),
-                role=_role(path, name, subschema),
-            )
-        )
-    check_document_roles(path, document, tuple(result))
-    return tuple(result)
-
-
-MAX_SCHEMA_NESTING = 64
-"""JSON levels a schema file may nest: schema checks and the compilers recurse on them."""
-
-
-def _nesting(value: JSONValue) -> int:
-    """How deeply ``value`` nests (a scalar is 0), measured without recursion."""
-    deepest, level = 0, [(value, 1)]
-    while level:
-        item, depth = level.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, depth)
-            children = item.values() if isinstance(item, dict) else item
-            level.extend(
-                (child, depth + 1) for child in children if isinstance(child, (dict, list))
-            )
-    return deepest
-
-
-_JSONSCHEMA_CRASHES = (
-    re.error,
-    OverflowError,
-    RecursionError,
-    ValueError,
-    TypeError,
-    referencing.exceptions.Unresolvable,
-    referencing.exceptions.Unretrievable,
-    referencing.exceptions.CannotDetermineSpecification,
-)
-"""What jsonschema lets escape on schemas its metaschema allows: a pattern Python's re
-refuses (``a{99999999999}``: OverflowError), a ``$ref`` to nowhere, deep recursion."""
-
-
-def _crash(exc: Exception) -> str:
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-
-
-def _check_schema(path: Path, schema: JSONValue) -> dict[str, Any]:
-    if not isinstance(schema, dict):
-        raise SourceError(path, "schema", "a schema file must hold a JSON object")
-    if _nesting(schema) > MAX_SCHEMA_NESTING:
-        raise SourceError(
-            path, "schema", f"the schema nests deeper than {MAX_SCHEMA_NESTING} JSON levels"
-        )
-    if schema.get("$schema") != DRAFT_2020_12:
-        raise SourceError(path, "schema", f"'$schema' must be {DRAFT_2020_12!r}")
-    try:
-        jsonschema.Draft202012Validator.check_schema(schema)
-    except jsonschema.SchemaError as exc:
-        where = "/".join(str(part) for part in exc.absolute_path) or "(root)"
-        raise SourceError(path, "metaschema", f"at {where}: {exc.message}") from None
-    except _JSONSCHEMA_CRASHES as exc:
-        why = f"jsonschema cannot check it: {_crash(exc)}"
-        raise SourceError(path, "metaschema", why) from None
-    if schema.get("type") != "object":
-        raise SourceError(path, "payload-object", "a payload schema must have 'type': 'object'")
-    for key in ("$id", "title", "description"):
-        _require(path, schema, key, str, "schema")
-    return schema
-
-
-def _check_examples(path: Path, schema: dict[str, Any]) -> None:
-    examples = _require(path, schema, "examples", list, "examples")
-    validator = jsonschema.Draft202012Validator(schema)
-    for index, example in enumerate(examples):
-        try:
-            error = jsonschema.exceptions.best_match(validator.iter_errors(example))
-        except _JSONSCHEMA_CRASHES as exc:
-            raise SourceError(
-                path, "examples", f"jsonschema cannot check example {index}: {_crash(exc)}"
-            ) from None
-        if error is not None:
-            where = "".join(f"/{part}" for part in error.absolute_path)
-            raise SourceError(
-                path,
-                "examples",
-                f"example {index} fails its schema at {where or '/'}: {error.message}",
-            )
 
 
 def _document_fields(
     path: Path, schema: dict[str, Any], type_name: str, document: str
 ) -> dict[str, Any]:
     """The model fields common to kinds and the reply; checks properties, then examples."""
-    properties = _properties(path, schema, document)
-    _check_examples(path, schema)
+    fields = properties(path, schema, document)
+    check_examples(path, schema)
     return {
         "file_name": path.name,
         "type_name": type_name,
         "schema_id": schema["$id"],
         "title": schema["title"],
         "description": schema["description"],
-        "properties": properties,
+        "properties": fields,
         "required": tuple(schema.get("required", [])),
         # Extras are allowed unless refused outright; a schema for them is the validators' to check.
         "additional_properties": schema.get("additionalProperties", True) is not False,
@@ -311,8 +178,8 @@ def _document_fields(
 
 
 def _load_kind(path: Path, grammar: Grammar, parser: Lark) -> Kind:
-    schema = _check_schema(path, read_json(path))
-    name = _require(path, schema, "x-bernstein-kind", str, "kind")
+    schema = check_schema(path, read_json(path))
+    name = require(path, schema, "x-bernstein-kind", str, "kind")
     stem = path.name[: -len(SCHEMA_SUFFIX)]
     if stem != name.lower():
         raise SourceError(path, "kind", f"kind {name!r} belongs in {name.lower()}{SCHEMA_SUFFIX}")
@@ -332,7 +199,7 @@ def _load_kind(path: Path, grammar: Grammar, parser: Lark) -> Kind:
 
 
 def _load_reply(path: Path) -> ReplySchema:
-    schema = _check_schema(path, read_json(path))
+    schema = check_schema(path, read_json(path))
     if schema.get("x-bernstein-role") != "reply":
         raise SourceError(path, "reply", "the reply schema needs 'x-bernstein-role': 'reply'")
     return ReplySchema(**_document_fields(path, schema, "Reply", REPLY_DOCUMENT))
@@ -345,8 +212,8 @@ def _check_version_stamp(path: Path, kind: Kind, version: str) -> None:
         return
     try:
         valid = jsonschema.Draft202012Validator(kind.property(field).schema).is_valid(version)
-    except _JSONSCHEMA_CRASHES as exc:
-        raise SourceError(path, "role", f"jsonschema cannot check it: {_crash(exc)}") from None
+    except JSONSCHEMA_CRASHES as exc:
+        raise SourceError(path, "role", f"jsonschema cannot check it: {crash(exc)}") from None
     if not valid:
         raise SourceError(
             path,
@@ -382,11 +249,11 @@ def load_vocabulary(schema_dir: Path, grammar_path: Path) -> Vocabulary:
     meta = read_json(meta_path)
     if not isinstance(meta, dict):
         raise SourceError(meta_path, "vocabulary", "must hold a JSON object")
-    name = _require(meta_path, meta, "name", str, "vocabulary")
-    version = _require(meta_path, meta, "version", str, "vocabulary")
+    name = require(meta_path, meta, "name", str, "vocabulary")
+    version = require(meta_path, meta, "version", str, "vocabulary")
     if not _SEMVER.fullmatch(version):
         raise SourceError(meta_path, "vocabulary", f"version {version!r} is not semver")
-    description = _require(meta_path, meta, "description", str, "vocabulary")
+    description = require(meta_path, meta, "description", str, "vocabulary")
 
     kinds: list[Kind] = []
     reply: ReplySchema | None = None
