@@ -51,17 +51,22 @@ class SignalKey:
     __slots__ = ("_mac", "_secret", "run")
     run: str
     _secret: bytes
-    _mac: "hmac.HMAC"
+    _mac: "tuple[hashlib._Hash, hashlib._Hash]"
 
     def __init__(self, run: str, secret: bytes) -> None:
         if type(run) is not str or _RUN.fullmatch(run) is None:
             raise ValueError(f"a signal key's run is {RUN_HEX_DIGITS} lowercase hex digits")
         if type(secret) is not bytes or len(secret) * 2 != SECRET_HEX_DIGITS:
             raise ValueError(f"a signal key's secret is {SECRET_HEX_DIGITS // 2} bytes")
-        prefix = hmac.new(secret, f"{MAC_DOMAIN}\n{run}\n".encode("ascii"), hashlib.sha256)
+        # HMAC-SHA256 (RFC 2104) on two hashlib states, the inner one past the message's
+        # fixed start: per mark two C-level copies, not hmac.HMAC's Python-level copy.
+        block = secret.ljust(hashlib.sha256().block_size, b"\0")
+        inner = hashlib.sha256(bytes(byte ^ 0x36 for byte in block))
+        inner.update(f"{MAC_DOMAIN}\n{run}\n".encode("ascii"))
+        outer = hashlib.sha256(bytes(byte ^ 0x5C for byte in block))
         object.__setattr__(self, "run", run)
         object.__setattr__(self, "_secret", secret)
-        object.__setattr__(self, "_mac", prefix)
+        object.__setattr__(self, "_mac", (inner, outer))
 
     @classmethod
     def generate(cls) -> "SignalKey":
@@ -89,9 +94,10 @@ class SignalKey:
 
     def mac(self, seq: str, kind: str, payload_text: str) -> str:
         """HMAC-SHA256 of the mark's message (``spec/fenced-signals.md``), 64 hex digits."""
-        digest = self._mac.copy()
-        digest.update(f"{seq}\n{kind}\n{payload_text}".encode())
-        return digest.hexdigest()
+        inner, outer = self._mac[0].copy(), self._mac[1].copy()
+        inner.update(f"{seq}\n{kind}\n{payload_text}".encode())
+        outer.update(inner.digest())
+        return outer.hexdigest()
 
     def __repr__(self) -> str:
         return f"SignalKey(run={self.run!r})"
