@@ -1,5 +1,10 @@
 """The LSP server: pygls plumbing around :mod:`.analysis` and :mod:`.assist`.
 
+This module holds the server's state (settings, the vocabulary and the watch on
+its folder), publishes diagnostics and handles the notifications; the open
+documents' lines and positions are :mod:`._documents`', the requests (hover,
+completion, code actions) :mod:`._requests`'.
+
 Analysis runs in a worker thread after a short debounce, so typing never
 waits for it and a 100,000-line log never blocks hover or completion. A
 result is published only if the document has not changed since.
@@ -21,7 +26,6 @@ from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from lsprotocol import types as lsp
-from pygls.lsp.server import LanguageServer
 
 from bernstein_signals_toolkit.generator.sources import GRAMMAR_FILE
 from bernstein_signals_toolkit.toolkit_errors import ToolkitError
@@ -29,8 +33,8 @@ from bernstein_signals_toolkit.toolkit_errors import ToolkitError
 from ... import __version__
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from ..validate import Severity
-from . import analysis, assist
-from .positions import code_point_column, edit_of, utf16_column
+from . import _requests, analysis
+from ._documents import DocumentServer
 from .settings import SECTION, settings_from
 from .transport import (
     MAX_HEADER_BYTES,
@@ -60,7 +64,7 @@ _SEVERITY = {
 }
 
 
-class SignalsLanguageServer(LanguageServer):
+class SignalsLanguageServer(DocumentServer):
     def __init__(self, vocabulary: str | None = None) -> None:
         super().__init__("bernstein-signals", __version__)
         self.default_vocabulary = vocabulary
@@ -72,42 +76,6 @@ class SignalsLanguageServer(LanguageServer):
         self._watched: str | None = None
         """The folder the client was asked to watch."""
         self.pending: dict[str, asyncio.Task[None]] = {}
-        self._lines: dict[str, tuple[int | None, list[str]]] = {}
-
-    # -- documents ------------------------------------------------------------
-
-    def is_shell(self, uri: str) -> bool:
-        document = self.workspace.get_text_document(uri)
-        return analysis.is_shell_document(uri, document.language_id, document.source)
-
-    def lines(self, uri: str) -> list[str]:
-        """The document's lines, split once per version (big logs are split only once)."""
-        document = self.workspace.get_text_document(uri)
-        cached = self._lines.get(uri)
-        if cached is None or cached[0] != document.version:
-            cached = (document.version, document.source.split("\n"))
-            self._lines[uri] = cached
-        return cached[1]
-
-    def line_text(self, uri: str, row: int) -> str:
-        """A line of the document; "" for any row it does not have (negative or past the end)."""
-        lines = self.lines(uri)
-        return lines[row] if 0 <= row < len(lines) else ""
-
-    def position(self, uri: str, position: lsp.Position) -> tuple[int, int]:
-        text = self.line_text(uri, position.line)
-        return position.line, code_point_column(text, max(position.character, 0))
-
-    def lsp_range(self, uri: str, line: int, start: int, end_line: int, end: int) -> lsp.Range:
-        """An LSP range; rows and columns are clamped into the document, so any input is valid."""
-        last = max(len(self.lines(uri)) - 1, 0)
-
-        def at(row: int, column: int) -> lsp.Position:
-            row = min(max(row, 0), last)
-            text = self.line_text(uri, row)
-            return lsp.Position(row, utf16_column(text, min(max(column, 0), len(text))))
-
-        return lsp.Range(at(line, start), at(end_line, end))
 
     # -- diagnostics ----------------------------------------------------------
 
@@ -292,109 +260,10 @@ def build_server(vocabulary: str | None = None) -> SignalsLanguageServer:
         task = ls.pending.pop(uri, None)
         if task is not None:
             task.cancel()
-        ls._lines.pop(uri, None)
+        ls.forget(uri)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
-    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    def hover(ls: SignalsLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        uri = params.text_document.uri
-        line, column = ls.position(uri, params.position)
-        found = assist.hover(
-            ls.workspace.get_text_document(uri).source,
-            line,
-            column,
-            shell=ls.is_shell(uri),
-            vocabulary=ls.runtime_vocabulary(),
-        )
-        if found is None:
-            return None
-        return lsp.Hover(
-            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=found.markdown),
-            range=ls.lsp_range(uri, found.line, found.start, found.line, found.end),
-        )
-
-    @server.feature(
-        lsp.TEXT_DOCUMENT_COMPLETION,
-        lsp.CompletionOptions(trigger_characters=[":", '"', "-", "_", "{", ","]),
-    )
-    def completion(ls: SignalsLanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        uri = params.text_document.uri
-        line, column = ls.position(uri, params.position)
-        found = assist.completions(
-            ls.workspace.get_text_document(uri).source,
-            line,
-            column,
-            shell=ls.is_shell(uri),
-            vocabulary=ls.runtime_vocabulary(),
-        )
-        items = [
-            lsp.CompletionItem(
-                label=item.label,
-                kind=lsp.CompletionItemKind.Function
-                if item.is_function
-                else lsp.CompletionItemKind.Property
-                if item.insert.startswith('"')
-                else lsp.CompletionItemKind.EnumMember,
-                detail=item.detail,
-                documentation=lsp.MarkupContent(
-                    kind=lsp.MarkupKind.Markdown, value=item.documentation
-                ),
-                text_edit=lsp.TextEdit(
-                    range=ls.lsp_range(uri, item.line, item.start, item.line, item.end),
-                    new_text=item.insert,
-                ),
-            )
-            for item in found
-        ]
-        return lsp.CompletionList(is_incomplete=False, items=items)
-
-    @server.feature(
-        lsp.TEXT_DOCUMENT_CODE_ACTION,
-        lsp.CodeActionOptions(
-            code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.RefactorRewrite]
-        ),
-    )
-    def code_action(
-        ls: SignalsLanguageServer, params: lsp.CodeActionParams
-    ) -> list[lsp.CodeAction]:
-        uri = params.text_document.uri
-        actions = []
-        for diagnostic in params.context.diagnostics:
-            found = edit_of(diagnostic.data)
-            if found is None:
-                continue
-            line, start, end_line, end, text = found
-            lines = ls.lines(uri)
-            if not line <= end_line < len(lines) or start > len(lines[line]):
-                continue  # not this version's: an edit there would damage the document
-            if end > len(lines[end_line]):
-                continue
-            with contextlib.suppress(TypeError, ValueError):
-                edit = lsp.TextEdit(ls.lsp_range(uri, line, start, end_line, end), text)
-                actions.append(
-                    lsp.CodeAction(
-                        title=f"Replace with: {text}",
-                        kind=lsp.CodeActionKind.QuickFix,
-                        diagnostics=[diagnostic],
-                        is_preferred=True,
-                        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
-                    )
-                )
-        if ls.is_shell(uri):
-            lines = ls.lines(uri)
-            first, last = params.range.start.line, params.range.end.line
-            for row in range(max(first, 0), min(last + 1, len(lines))):
-                runtime = ls.runtime_vocabulary()
-                for line, start, end, text in analysis.rewrite_line(lines[row], row, runtime):
-                    edit = lsp.TextEdit(ls.lsp_range(uri, line, start, line, end), text)
-                    actions.append(
-                        lsp.CodeAction(
-                            title=f"Rewrite as {text.split()[0]} call",
-                            kind=lsp.CodeActionKind.RefactorRewrite,
-                            edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
-                        )
-                    )
-        return actions
+    _requests.register(server)
 
     return server
 
