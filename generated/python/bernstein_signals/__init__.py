@@ -5,9 +5,6 @@
 from .constructors import blocked, completed, failed, plan_draft, plan_ready, question
 from .errors import PayloadError, SignalPayloadError
 from .fence import (
-    KIND_NOT_ALLOWED,
-    REPLAYED_SIGNAL,
-    UNAUTHENTICATED_SIGNAL,
     FenceVerdict,
     FenceVerifier,
     SignalKey,
@@ -19,12 +16,15 @@ from .fence_rules import (
     FENCE_VERSION,
     KEY_FD_VARIABLE,
     KEY_VARIABLE,
+    KIND_NOT_ALLOWED,
     MAC_DOMAIN,
     MARK_FIELD,
     MAX_SEQUENCE,
+    REPLAYED_SIGNAL,
     RUN_HEX_DIGITS,
     SECRET_HEX_DIGITS,
     UNAUTHENTICATED_PREFIX,
+    UNAUTHENTICATED_SIGNAL,
 )
 from .fields import (
     COMPLETED_VOCABULARY,

@@ -26,16 +26,20 @@ from typing import Any, Final, NamedTuple
 
 from ._canonical_json import dump_canonical
 from ._fence_key import SignalKey, key_from_environment
-from .fence_rules import MARK_FIELD, MAX_SEQUENCE, RUN_HEX_DIGITS
+from .fence_rules import (
+    KIND_NOT_ALLOWED,
+    MARK_FIELD,
+    MAX_SEQUENCE,
+    REPLAYED_SIGNAL,
+    RUN_HEX_DIGITS,
+    UNAUTHENTICATED_SIGNAL,
+)
 from .formatting import format_signal
 from .kinds import SIGNAL_PREFIX, SignalKind
 from .parsing import parse_signal
 from .signals import StreamSignal, new_signal
 
 __all__ = [
-    "KIND_NOT_ALLOWED",
-    "REPLAYED_SIGNAL",
-    "UNAUTHENTICATED_SIGNAL",
     "FenceVerdict",
     "FenceVerifier",
     "SignalKey",
@@ -43,13 +47,6 @@ __all__ = [
     "process_key",
     "take_process_key",
 ]
-
-UNAUTHENTICATED_SIGNAL: Final = "BS601"
-"""A signal line not marked for this run (no mark, another run, a bad mark, not canonical)."""
-REPLAYED_SIGNAL: Final = "BS602"
-"""A marked line whose sequence number is not above the last one accepted."""
-KIND_NOT_ALLOWED: Final = "BS603"
-"""A signal of a kind outside the run's allow-list."""
 
 _KINDS: Final = {kind.value: kind for kind in SignalKind}
 _MARK: Final = re.compile(

@@ -15,12 +15,15 @@ __all__ = [
     "FENCE_VERSION",
     "KEY_FD_VARIABLE",
     "KEY_VARIABLE",
+    "KIND_NOT_ALLOWED",
     "MAC_DOMAIN",
     "MARK_FIELD",
     "MAX_SEQUENCE",
+    "REPLAYED_SIGNAL",
     "RUN_HEX_DIGITS",
     "SECRET_HEX_DIGITS",
     "UNAUTHENTICATED_PREFIX",
+    "UNAUTHENTICATED_SIGNAL",
 ]
 
 FENCE_VERSION: Final = 1
@@ -44,3 +47,11 @@ MAX_SEQUENCE: Final = 2**53 - 1
 """Largest sequence number; every binding (JavaScript numbers included) counts exactly to it."""
 UNAUTHENTICATED_PREFIX: Final = "[unauthenticated] "
 """How ``wrap --fence`` relays a forged line, so no reader downstream takes it for a signal."""
+
+UNAUTHENTICATED_SIGNAL: Final = "BS601"
+"""Diagnostic code: a signal line not marked for this run (no mark, another run, a bad
+mark, not in canonical form)."""
+REPLAYED_SIGNAL: Final = "BS602"
+"""Diagnostic code: a marked line whose sequence number is not above the last one accepted."""
+KIND_NOT_ALLOWED: Final = "BS603"
+"""Diagnostic code: a signal of a kind outside the run's allow-list."""

@@ -8,6 +8,7 @@ from ..keywords import keyword_table
 from ..model import JSONValue, Kind, Property, SchemaDocument, Vocabulary
 from ..names import check_vocabulary
 from ..roles import ROLES, role_field
+from ._docs_fence import fence_section
 from ._escape import markdown_cell, markdown_code, markdown_fence, markdown_text
 from ._header import markdown_header
 from ._types import type_notation
@@ -188,6 +189,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         *markdown_fence([_canonical(example) for example in reply.examples]),
         "",
         *_roles_section(vocabulary),
+        *fence_section(),
         *keyword_table(),
     ]
     return {"docs/vocabulary.md": "\n".join(lines) + "\n"}
