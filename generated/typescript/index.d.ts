@@ -2,6 +2,8 @@
 // Do not edit: change the sources and run `bernstein-signals generate`.
 export * from "./constructors.js";
 export * from "./errors.js";
+export * from "./fence.js";
+export * from "./fence_rules.js";
 export * from "./fields.js";
 export * from "./formatting.js";
 export * from "./kinds.js";

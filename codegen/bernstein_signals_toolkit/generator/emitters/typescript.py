@@ -20,6 +20,7 @@ from ..roles import ROLES, check_roles, role_field
 from ._escape import js_comment_text, js_string
 from ._header import copied_lines, header_lines
 from ._templates import python_runtime_module, template_names, template_text
+from ._typescript_fence import fence_rules_files
 from ._typescript_types import (
     constructor_name,
     constructors_declarations,
@@ -296,6 +297,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         "_kind_token.js": _kind_token(vocabulary),
         "validators.js": validators_module(vocabulary, header),
         "validators.d.ts": validators_declarations(header),
+        **fence_rules_files(header),
     }
     # Every name the package exports without a kind's: a constructor or payload type must
     # take none of them (``export *`` would make a clash silently ambiguous).

@@ -1,3 +1,5 @@
+import type { FenceVerdict, SignalKey } from "./fence.js";
+import type { SignalKind } from "./kinds.js";
 import type { AnySignalRecord, SignalRecord } from "./signals.js";
 
 export interface ReadOptions {
@@ -5,6 +7,12 @@ export interface ReadOptions {
   readonly maxLineBytes?: number;
   /** Read a well-formed line of a kind the vocabulary does not know as an UnknownKindSignal. */
   readonly unknownKinds?: boolean;
+  /** Fenced mode: only lines marked with this run's key are signals (spec/fenced-signals.md). */
+  readonly key?: SignalKey | null;
+  /** Fenced mode: only these kinds are signals; any other is BS603. */
+  readonly allowKinds?: Iterable<SignalKind> | null;
+  /** Called for each line the fence refuses (BS601, BS602, BS603): its verdict has `lineNo`. */
+  readonly onRejected?: ((verdict: FenceVerdict) => void) | null;
 }
 
 /** A chunk of a stream: bytes (a Node Buffer is one) or text, read as UTF-8. */

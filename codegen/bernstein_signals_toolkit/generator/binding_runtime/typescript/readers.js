@@ -7,8 +7,14 @@
  * bounded by one chunk and `maxLineBytes`. A line longer than `maxLineBytes`
  * (terminator excluded) is never a signal; a final line without "\n" counts;
  * "\r\n" is tolerated; a line that is not UTF-8 is plain output.
+ *
+ * Fenced mode (a `key`, an `allowKinds` list, or both; spec/fenced-signals.md): each
+ * signal line goes through a FenceVerifier, and a refused one is no record: it goes to
+ * `onRejected(verdict)` instead, with its `lineNo`. Without either option nothing
+ * changes. A fenced reader is strict and reads known kinds only (no `unknownKinds`).
  */
 import { parsePrefixed, parsePrefixedAny } from "./_lines.js";
+import { FenceVerifier } from "./fence.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./limits.js";
 import { SIGNAL_PREFIX } from "./kinds.js";
 
@@ -43,6 +49,19 @@ export class SignalScanner {
     this._pieces = []; // the start of an unfinished line that may still be a signal
     this._length = 0; // its bytes so far
     this._skipping = false; // the unfinished line is known to be no signal
+    const fenced = options.key != null || options.allowKinds != null;
+    const rejected = options.onRejected ?? null;
+    if (fenced && options.unknownKinds === true) {
+      throw new RangeError("a fenced reader reads this vocabulary's kinds only: unknownKinds does not go with key or allowKinds");
+    }
+    if (rejected !== null && !fenced) {
+      throw new RangeError("onRejected is called for lines the fence rejects: pass key or allowKinds too");
+    }
+    if (rejected !== null && typeof rejected !== "function") {
+      throw new TypeError("onRejected must be a function");
+    }
+    this._fence = fenced ? new FenceVerifier(options.key ?? null, { allowKinds: options.allowKinds }) : null;
+    this._onRejected = rejected;
   }
 
   /** Lines seen so far (a final line without "\n" counts once closed). */
@@ -123,8 +142,17 @@ export class SignalScanner {
     } catch {
       return; // not UTF-8: plain output
     }
-    const signal = this._parse(text);
-    if (signal !== null) records.push({ lineNo: this._lineNo, signal, raw: content.slice() });
+    let signal = this._parse(text);
+    if (signal === null) return;
+    if (this._fence !== null) {
+      const verdict = this._fence.verify(signal);
+      if (verdict.signal === null) {
+        if (this._onRejected !== null) this._onRejected(Object.freeze({ ...verdict, lineNo: this._lineNo }));
+        return;
+      }
+      signal = verdict.signal;
+    }
+    records.push({ lineNo: this._lineNo, signal, raw: content.slice() });
   }
 }
 

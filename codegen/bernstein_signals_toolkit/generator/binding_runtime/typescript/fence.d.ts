@@ -1,0 +1,105 @@
+import type { SignalKind } from "./kinds.js";
+import type { SignalPayloadMap } from "./payloads.js";
+import type { StreamSignal } from "./signals.js";
+
+/** BS601: a line that looks like a signal but carries no valid mark of this run's key. */
+export declare const UNAUTHENTICATED_SIGNAL: "BS601";
+/** BS602: a marked line whose sequence number is not above the last accepted one. */
+export declare const REPLAYED_SIGNAL: "BS602";
+/** BS603: an authenticated line of a kind outside the run's allow-list. */
+export declare const KIND_NOT_ALLOWED: "BS603";
+export type FenceCode = "BS601" | "BS602" | "BS603";
+
+/** What the fence cannot do: `code` says why; the message never holds a key. */
+export type FenceErrorCode = "bad-key" | "no-random" | "marked-payload" | "sequence-spent";
+export declare class FenceError extends Error {
+  constructor(message: string, code: FenceErrorCode);
+  readonly code: FenceErrorCode;
+}
+
+/** A run's key: the run nonce and a secret that no string, JSON or inspection shows. */
+export declare class SignalKey {
+  private constructor();
+  /** The run nonce: 16 lowercase hex digits, not secret. */
+  readonly run: string;
+  /** A fresh key from `source.getRandomValues` (default globalThis.crypto; a FenceError without one). */
+  static generate(source?: { getRandomValues(array: Uint8Array): unknown } | null): SignalKey;
+  /** The key of a key text `<run>:<secret>` (one trailing "\n" allowed; a FenceError, never quoting it, otherwise). */
+  static parse(text: string): SignalKey;
+  /** The key text, to hand to an adapter. */
+  text(): string;
+  /** `SignalKey(run=...)`: no secret. */
+  toString(): string;
+  toJSON(): { readonly run: string };
+}
+
+/** How takeProcessKey reads a descriptor and reports a bad key. */
+export interface TakeKeyOptions {
+  /** Reads descriptor `fd` to its end and closes it (Node: fs.readFileSync then fs.closeSync). */
+  readonly readDescriptor?: ((fd: number) => string) | null;
+  /** Receives the one-line warning for a bad key (default console.error); never the key. */
+  readonly warn?: ((line: string) => void) | null;
+}
+
+/**
+ * The run's key from the descriptor BERNSTEIN_SIGNAL_KEY_FD names or from
+ * BERNSTEIN_SIGNAL_KEY in `env` (Node: process.env); removes both variables. Null when
+ * there is none, or it is bad (then one warning, never the value).
+ */
+export declare function takeProcessKey(
+  env: Record<string, string | undefined>,
+  options?: TakeKeyOptions,
+): SignalKey | null;
+
+/** Writes fenced lines under one key, counting the sequence number from 1. */
+export declare class SignalMarker {
+  constructor(key: SignalKey);
+  readonly key: SignalKey;
+  /** The sequence number of the last line marked (0 before the first). */
+  readonly seq: number;
+  /** formatSignal's line with the mark member added; throws what formatSignal throws, or a FenceError. */
+  mark<K extends SignalKind>(
+    kind: K,
+    payload?: SignalPayloadMap[K] | null,
+    options?: { readonly validate?: boolean },
+  ): string;
+}
+
+/** The fence's verdict on one line; `lineNo` is set by the readers (null from check). */
+export type FenceVerdict =
+  /** An accepted signal (mark member taken out of its payload); seq is null when no key checks. */
+  | {
+      readonly signal: StreamSignal;
+      readonly code: null;
+      readonly problem: null;
+      readonly seq: number | null;
+      readonly lineNo: number | null;
+    }
+  /** A signal line the fence refuses: never a signal. */
+  | {
+      readonly signal: null;
+      readonly code: FenceCode;
+      readonly problem: string;
+      readonly seq: number | null;
+      readonly lineNo: number | null;
+    }
+  /** Plain output: not a signal line at all. */
+  | { readonly signal: null; readonly code: null; readonly problem: null; readonly seq: null; readonly lineNo: null };
+
+export interface FenceOptions {
+  /** Kinds a run may emit; any other is BS603 (with or without a key). A RangeError for an unknown kind. */
+  readonly allowKinds?: Iterable<SignalKind> | null;
+}
+
+/** Checks one run's stream, in order, under a key (or none: the allow-list alone). */
+export declare class FenceVerifier {
+  constructor(key: SignalKey | null, options?: FenceOptions);
+  readonly key: SignalKey | null;
+  readonly allowKinds: readonly SignalKind[] | null;
+  /** The last sequence number taken (0 before the first). */
+  readonly lastSeq: number;
+  /** The verdict on one line (text or UTF-8 bytes); never throws. */
+  check(line: string | Uint8Array): FenceVerdict;
+  /** The verdict on a signal a strict reader has parsed. */
+  verify(signal: StreamSignal): FenceVerdict;
+}

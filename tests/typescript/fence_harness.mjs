@@ -1,0 +1,79 @@
+// One long-running Node process for the fence's differential tests (test_typescript_fence.py):
+// a JSON request per stdin line, a JSON answer per stdout line. Payloads come in as the
+// tagged trees of harness.mjs (["i", digits], ["f", repr], ["s", text], ["b", bool], ["n"],
+// ["a", items], ["o", [[key, value], ...]]) so that no number changes on the way; accepted
+// payloads go out as their canonical text, which the Python side compares with its own.
+import { createInterface } from "node:readline";
+import { join } from "node:path";
+
+const FOLDER = process.env.BERNSTEIN_TS_BINDING;
+const binding = await import(join(FOLDER, "index.js"));
+const { dumpCanonical } = await import(join(FOLDER, "_json.js"));
+
+function fromTagged([tag, data]) {
+  switch (tag) {
+    case "i": {
+      const exact = BigInt(data);
+      const safe = BigInt(Number.MAX_SAFE_INTEGER);
+      return exact > safe || exact < -safe ? exact : Number(data);
+    }
+    case "f":
+      return Number(data);
+    case "s":
+    case "b":
+      return data;
+    case "n":
+      return null;
+    case "a":
+      return data.map(fromTagged);
+    case "o": {
+      const result = {};
+      for (const [key, value] of data) {
+        Object.defineProperty(result, key, { value: fromTagged(value), enumerable: true, writable: true, configurable: true });
+      }
+      return result;
+    }
+    default:
+      throw new Error(`unknown tag ${tag}`);
+  }
+}
+
+function verdictOut(verdict) {
+  const { signal, code, problem, seq } = verdict;
+  if (signal === null) return { code, problem, seq, kind: null, payload: null, rawLine: null };
+  return { code, problem, seq, kind: signal.kind, payload: dumpCanonical(signal.payload), rawLine: signal.rawLine };
+}
+
+function answer(request) {
+  switch (request.op) {
+    case "mark": {
+      const marker = new binding.SignalMarker(binding.SignalKey.parse(request.key));
+      marker._seq = request.seq - 1; // mark at the request's sequence number
+      try {
+        const payload = request.payload === null ? null : fromTagged(request.payload);
+        return { line: marker.mark(request.kind, payload) };
+      } catch (error) {
+        return { error: error instanceof binding.SignalFormatError || error instanceof binding.FenceError ? error.code : `untyped ${error}` };
+      }
+    }
+    case "check": {
+      const key = request.key === null ? null : binding.SignalKey.parse(request.key);
+      const verifier = new binding.FenceVerifier(key, { allowKinds: request.allowKinds });
+      const lines = request.lines.map((hex) => Buffer.from(hex, "hex"));
+      return { verdicts: lines.map((line) => verdictOut(verifier.check(line))) };
+    }
+    default:
+      return { error: `unknown op ${request.op}` };
+  }
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of lines) {
+  let reply;
+  try {
+    reply = answer(JSON.parse(line));
+  } catch (error) {
+    reply = { error: `harness: ${error}` };
+  }
+  process.stdout.write(`${JSON.stringify(reply)}\n`);
+}

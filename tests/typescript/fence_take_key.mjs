@@ -1,0 +1,28 @@
+// An adapter's start-up under the fence, as a Node adapter writes it: take the key from
+// the environment or descriptor 3 (node:fs reads and closes it), then start a child and
+// report what it inherited. Run by test_typescript_fence.py; prints one JSON line.
+import { spawnSync } from "node:child_process";
+import { closeSync, fstatSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const { takeProcessKey } = await import(join(process.env.BERNSTEIN_TS_BINDING, "index.js"));
+
+function readDescriptor(fd) {
+  try {
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const warnings = [];
+const key = takeProcessKey(process.env, { readDescriptor, warn: (line) => warnings.push(line) });
+let fd3 = "closed";
+try {
+  fstatSync(3);
+  fd3 = "open";
+} catch {
+  // EBADF: the descriptor is gone
+}
+const child = spawnSync("sh", ["-c", "env; if [ -e /proc/$$/fd/3 ]; then echo child-fd3-open; else echo child-fd3-closed; fi"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+process.stdout.write(`${JSON.stringify({ run: key?.run ?? null, warnings, fd3, child: child.stdout })}\n`);

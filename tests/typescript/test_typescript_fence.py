@@ -1,0 +1,243 @@
+"""The TypeScript binding's fence (issue 17): its own tests, its types, and the Python fence.
+
+``fence.test.mjs`` (node --test, fast-check) holds the binding's unit and property tests
+and the shared vectors; ``fence_usage.ts`` keeps the declarations tight under
+``tsc --strict``. Here, through one long-running Node process, Hypothesis marks in one
+language and verifies in the other: the same bytes, the same verdicts on every mutation.
+An adapter's start-up takes the key from a real inherited descriptor.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from bernstein_signals import (
+    FenceVerdict,
+    FenceVerifier,
+    SignalKey,
+    SignalKind,
+    SignalMarker,
+)
+from bernstein_signals._canonical_json import dump_canonical
+from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, MAX_SEQUENCE
+from node_oracle_support import NodeOracle
+from typescript.node_support import HERE, ROOT, environment, node, tool
+from typescript.test_typescript_differential import _payloads, _tagged
+
+_KINDS = [kind.value for kind in SignalKind]
+
+
+@pytest.mark.timeout(240)
+def test_node_fence_tests_pass() -> None:
+    tool("tsc")  # the lockfile's tools are installed (fast-check among them)
+    result = subprocess.run(
+        [node(), "--test", "--test-reporter=tap", str(HERE / "fence.test.mjs")],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env=environment(),
+        cwd=ROOT,
+        check=False,
+        timeout=230,
+    )
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    assert "# fail 0" in result.stdout
+    assert "# pass 0" not in result.stdout
+
+
+@pytest.mark.timeout(180)
+def test_fence_declarations_type_check_strictly() -> None:
+    result = subprocess.run(
+        [str(tool("tsc")), "-p", str(HERE / "tsconfig.fence.json")],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        cwd=ROOT,
+        check=False,
+        timeout=170,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def oracle() -> Iterator[NodeOracle]:
+    running = NodeOracle(node(), HERE / "fence_harness.mjs", env=environment(), cwd=ROOT)
+    yield running
+    running.close()
+
+
+def _key_text(run: bytes, secret: bytes) -> str:
+    return f"{run.hex()}:{secret.hex()}"
+
+
+def _python_mark(key: SignalKey, seq: int, kind: str, payload: dict[str, Any] | None) -> str | None:
+    marker = SignalMarker(key)
+    marker._next = seq  # mark at this sequence number
+    try:
+        return marker.mark(kind, payload)
+    except (ValueError, TypeError):
+        return None
+
+
+def _shown(verdict: FenceVerdict) -> dict[str, Any]:
+    """A Python verdict as the harness shows a Node one."""
+    signal = verdict.signal
+    return {
+        "code": verdict.code,
+        "problem": verdict.problem,
+        "seq": verdict.seq,
+        "kind": None if signal is None else str(signal.kind),
+        "payload": None if signal is None else dump_canonical(signal.payload),
+        "rawLine": None if signal is None else signal.raw_line,
+    }
+
+
+_keys = st.builds(_key_text, st.binary(min_size=8, max_size=8), st.binary(min_size=32, max_size=32))
+_TWO_KINDS = st.sampled_from(["COMPLETED", "FAILED"])
+_seqs = st.one_of(st.integers(1, 1000), st.integers(MAX_SEQUENCE - 3, MAX_SEQUENCE))
+
+
+@pytest.mark.timeout(600)
+@settings(max_examples=1500)
+@given(_keys, _seqs, st.sampled_from(_KINDS), st.none() | _payloads)
+@example("0" * 16 + ":" + "f" * 64, MAX_SEQUENCE, "COMPLETED", {"\U0001f600": 1, "\uffff": 2})
+@example("0" * 16 + ":" + "f" * 64, 7, "COMPLETED", {"n": 1e21, "z": -0.0, "big": 2**64})
+@example("0" * 16 + ":" + "f" * 64, 7, "QUESTION", {"question": "a\u2028b", "_a": 1, "Z": 2})
+def test_both_bindings_mark_the_same_bytes_and_verify_each_other(
+    oracle: NodeOracle, key_text: str, seq: int, kind: str, payload: dict[str, Any] | None
+) -> None:
+    key = SignalKey.parse(key_text)
+    expected = _python_mark(key, seq, kind, payload)
+    tagged = None if payload is None else _tagged(payload)
+    found = oracle.ask({"op": "mark", "key": key_text, "seq": seq, "kind": kind, "payload": tagged})
+    assert found.get("line") == expected, (payload, found)
+    if expected is None:
+        assert found["error"] in {"payload-schema", "not-json"}, found
+        return
+    # Python marked it: Node verifies it; Node's verdict is Python's on the same line.
+    answer = oracle.ask(
+        {"op": "check", "key": key_text, "allowKinds": None, "lines": [expected.encode().hex()]}
+    )
+    python = _shown(FenceVerifier(key).check(expected))
+    assert answer["verdicts"] == [python]
+    assert python["code"] is None
+    assert python["seq"] == seq
+
+
+_PUT = st.sampled_from([" ", '"', "0", "\\", ",", "é"])
+
+
+def _mutations() -> st.SearchStrategy[Any]:
+    """How a forger changes a marked line: bytes flipped, cut or put in, kind or mark swapped."""
+    return st.one_of(
+        st.tuples(st.just("flip"), st.integers(0, 10_000), st.integers(0, 7)),
+        st.tuples(st.just("cut"), st.integers(0, 10_000), st.integers(1, 4)),
+        st.tuples(st.just("put"), st.integers(0, 10_000), _PUT),
+        st.tuples(st.just("kind"), st.sampled_from(_KINDS), st.just(0)),
+        st.tuples(st.just("same"), st.just(0), st.just(0)),
+    )
+
+
+def _mutated(line: bytes, how: tuple[str, Any, Any]) -> bytes:
+    what, where, detail = how
+    if what == "flip":
+        index = where % len(line)
+        return line[:index] + bytes([line[index] ^ (1 << detail)]) + line[index + 1 :]
+    if what == "cut":
+        index = where % len(line)
+        return line[:index] + line[index + detail :]
+    if what == "put":
+        index = where % (len(line) + 1)
+        return line[:index] + str(detail).encode() + line[index:]
+    if what == "kind":
+        _, _, rest = line.partition(b" ")
+        return b"BERNSTEIN:" + str(where).encode() + (b" " + rest if rest else b"")
+    return line
+
+
+@pytest.mark.timeout(600)
+@settings(max_examples=1500)
+@given(
+    st.tuples(_keys, _keys),
+    st.lists(
+        st.tuples(st.sampled_from(["COMPLETED", "FAILED"]), _payloads), min_size=1, max_size=4
+    ),
+    st.lists(st.tuples(st.integers(0, 3), st.booleans(), _mutations()), min_size=1, max_size=6),
+    st.none() | st.lists(st.sampled_from(_KINDS), max_size=3),
+)
+def test_both_verifiers_give_the_same_verdict_on_every_stream(
+    oracle: NodeOracle,
+    key_texts: tuple[str, str],
+    signals: list[tuple[str, dict[str, Any]]],
+    plan: list[tuple[int, bool, tuple[str, Any, Any]]],
+    allow_kinds: list[str] | None,
+) -> None:
+    """Marked lines (of this run or another), replayed, reordered and mutated: the same
+    code, problem, sequence number and accepted payload from both verifiers, in order."""
+    key_text = key_texts[0]
+    keys = [SignalKey.parse(text) for text in key_texts]
+    markers = [SignalMarker(key) for key in keys]
+    marked = [[m.mark(kind, payload) for kind, payload in signals] for m in markers]
+    stream = [
+        _mutated(marked[1 if foreign else 0][index % len(signals)].encode(), how)
+        for index, foreign, how in plan
+    ]
+    python = FenceVerifier(keys[0], allow_kinds)
+    expected = [_shown(python.check(line)) for line in stream]
+    request = {"op": "check", "key": key_text, "allowKinds": allow_kinds}
+    answer = oracle.ask({**request, "lines": [line.hex() for line in stream]})
+    assert answer["verdicts"] == expected, stream
+    # The allow-list alone, without a key, also agrees.
+    alone = FenceVerifier(None, allow_kinds)
+    if allow_kinds is not None:
+        unkeyed = oracle.ask({**request, "key": None, "lines": [line.hex() for line in stream]})
+        assert unkeyed["verdicts"] == [_shown(alone.check(line)) for line in stream]
+
+
+def _start_up(env: dict[str, str], key_text: str | None) -> dict[str, Any]:
+    """fence_take_key.mjs with ``key_text`` on descriptor 3 (a pipe, then EOF) when given."""
+    script = [node(), str(HERE / "fence_take_key.mjs")]
+    command = ["sh", "-c", 'exec "$@" 3<&0 </dev/null', "sh", *script] if key_text else script
+    result = subprocess.run(
+        command,
+        input=key_text if key_text else None,
+        stdin=None if key_text else subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env={**environment(), **env},
+        cwd=ROOT,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    answer: dict[str, Any] = json.loads(result.stdout)
+    return answer
+
+
+@pytest.mark.timeout(120)
+def test_an_adapter_takes_the_key_and_its_child_inherits_nothing() -> None:
+    key = SignalKey.generate()
+    secret = key.text().split(":")[1]
+    by_fd = _start_up({KEY_FD_VARIABLE: "3"}, key.text() + "\n")
+    by_variable = _start_up({KEY_VARIABLE: key.text()}, None)
+    for answer in (by_fd, by_variable):
+        assert answer["run"] == key.run
+        assert answer["warnings"] == []
+        assert KEY_VARIABLE not in answer["child"]
+        assert secret not in json.dumps(answer)
+    assert by_fd["fd3"] == "closed"
+    assert by_fd["child"].endswith("child-fd3-closed\n")
+    bad = _start_up({KEY_VARIABLE: key.text()[:-1] + "g"}, None)
+    assert bad["run"] is None
+    assert bad["warnings"] == [
+        "bernstein-signals: BERNSTEIN_SIGNAL_KEY is not a signal key: expected 16 hex digits,"
+        " ':', 64 hex digits; this adapter writes unmarked signals"
+    ]
+    assert secret[:-1] not in json.dumps(bad)
