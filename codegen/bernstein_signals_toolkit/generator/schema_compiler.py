@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Final
 
 from bernstein_signals_toolkit.generator import json_pointer
-from bernstein_signals_toolkit.toolkit_errors import SourceError
 
-from .ecma_regex import EcmaPatternError, translate
-from .keywords import MESSAGE_KEYWORD, refusals
+from ._compile_context import CompileContext, Site
 from .schema_checks import (
     JSON_TYPES,
     Additional,
@@ -33,7 +31,6 @@ from .schema_checks import (
     EachItem,
     EachMember,
     Enum,
-    Fail,
     IfPresent,
     ItemAt,
     Member,
@@ -46,22 +43,12 @@ from .schema_checks import (
     RefCall,
     Required,
     Size,
-    Subschema,
     TypeBranch,
     TypeSwitch,
     Unique,
     Var,
 )
-from .schema_messages import (
-    BOUNDS,
-    COUNTS,
-    MESSAGE_SHAPE,
-    SIZE_RULES,
-    message,
-    plain_messages,
-    plural,
-)
-from .schema_refs import ref_target
+from .schema_messages import BOUNDS, COUNTS, SIZE_RULES, plural
 
 __all__ = ["compile_document", "compile_schema"]
 
@@ -69,86 +56,12 @@ _KEYWORD_FAMILY: Final[dict[str, str]] = {"integer": "number"}
 """Which keyword family applies to a JSON type (integers take the number keywords)."""
 
 
-@dataclass(frozen=True)
-class _Site:
-    """Where checks run: the value, its pointer, the depth its children's variables take,
-    the description and messages in force."""
-
-    var: Var
-    pointer: Pointer
-    depth: int
-    description: str
-    messages: dict[str, str]
-
-    def at(self, var: Var, pointer: Pointer) -> _Site:
-        """A value below this one: the description carries on, the messages do not."""
-        return _Site(var, pointer, self.depth + 1, self.description, {})
-
-
-@dataclass
-class _Compiler:
-    """Compiles the schemas of one document into checks, refusing for ``target``."""
-
-    file_name: str
-    root: dict[str, Any]
-    target: str
-    refs: dict[str, tuple[Check, ...]] = field(default_factory=dict)
-
-    def refuse(self, pointer: str, keyword: str, why: str) -> SourceError:
-        return SourceError(
-            self.file_name,
-            "keyword",
-            f"at {pointer or '/'}: {keyword!r} cannot be compiled for the {self.target} target:"
-            f" {why}",
-        )
-
-    def fail(self, site: _Site, rule: str, detail: str) -> Fail:
-        """The schema's message for ``rule`` (or for all its rules), else ``detail``."""
-        text = message(site.messages, rule, detail, site.description)
-        return Fail(site.pointer, rule, text, detail)
-
-    def messages(self, schema: dict[str, Any], pointer: str) -> dict[str, str]:
-        """The ``x-bernstein-message`` of ``schema``: "" -> message, or keyword -> message."""
-        given = plain_messages(schema)
-        if given is None:
-            raise self.refuse(pointer, MESSAGE_KEYWORD, MESSAGE_SHAPE)
-        return given
-
-    def pattern(self, source: str, pointer: str) -> str:
-        """``source`` when it is an ECMA-262 pattern every target can run, else a refusal."""
-        try:
-            translate(source)
-        except EcmaPatternError as exc:
-            raise self.refuse(pointer, "pattern", str(exc)) from None
-        return source
-
-    # -- subschemas ----------------------------------------------------------------
-
-    def subschema(self, schema: object, subject: Var, pointer: str) -> Subschema:
-        """The verdict of ``schema`` on ``subject``, for an applicator."""
-        if schema is True or schema == {}:
-            return Subschema(True)
-        if schema is False:
-            return Subschema(False)
-        site = _Site(Var("value", 0), Pointer(True), 0, "", {})
-        return Subschema(None, tuple(self.value(schema, site, pointer)))
-
-    def ref(self, ref: str, pointer: str, description: str) -> str:
-        """Compile the local target of ``$ref`` once (it may refer to itself)."""
-        if ref in self.refs:
-            return ref
-        try:
-            target = ref_target(self.root, ref)
-        except LookupError as exc:
-            raise self.refuse(pointer, "$ref", str(exc)) from None
-        self.refs[ref] = ()  # taken before its body, which may refer back
-        site = _Site(Var("value", 0), Pointer(True), 0, description, {})
-        self.refs[ref] = tuple(self.value(target, site, ref[1:]))
-        return ref
+class _Compiler(CompileContext):
+    """The keywords: what each one checks, on the value at a site."""
 
     # -- checks ----------------------------------------------------------------------
 
-    def value(self, schema: object, site: _Site, pointer: str) -> Iterator[Check]:
+    def value(self, schema: object, site: Site, pointer: str) -> Iterator[Check]:
         """Checks of the value at ``site`` against ``schema`` (at ``pointer`` in the document)."""
         if schema is True:
             return
@@ -166,7 +79,7 @@ class _Compiler:
         yield from self.typed(schema, site, pointer)
         yield from self.any_type(schema, site, pointer)
 
-    def typed(self, schema: dict[str, Any], site: _Site, pointer: str) -> Iterator[Check]:
+    def typed(self, schema: dict[str, Any], site: Site, pointer: str) -> Iterator[Check]:
         """One switch on the JSON type, each type with its family's keywords."""
         declared = schema.get("type")
         types = [declared] if isinstance(declared, str) else declared
@@ -194,7 +107,7 @@ class _Compiler:
         yield TypeSwitch(site.var, tuple(branches), otherwise)
 
     def keywords(
-        self, family: str, schema: dict[str, Any], site: _Site, pointer: str
+        self, family: str, schema: dict[str, Any], site: Site, pointer: str
     ) -> Iterator[Check]:
         """Checks of the keywords that apply to values of the JSON type ``family``."""
         for keyword, (applies_to, operator, words, noun) in SIZE_RULES.items():
@@ -212,7 +125,7 @@ class _Compiler:
         elif family == "object":
             yield from self.obj(schema, site, pointer)
 
-    def numbers(self, schema: dict[str, Any], site: _Site) -> Iterator[Check]:
+    def numbers(self, schema: dict[str, Any], site: Site) -> Iterator[Check]:
         for keyword, (operator, words) in BOUNDS.items():
             if keyword in schema:
                 bound = schema[keyword]
@@ -223,7 +136,7 @@ class _Compiler:
             fail = self.fail(site, "multipleOf", f"must be a multiple of {divisor}")
             yield MultipleOf(site.var, divisor, fail)
 
-    def array(self, schema: dict[str, Any], site: _Site, pointer: str) -> Iterator[Check]:
+    def array(self, schema: dict[str, Any], site: Site, pointer: str) -> Iterator[Check]:
         depth = site.depth
         if schema.get("uniqueItems") is True:
             yield Unique(site.var, self.fail(site, "uniqueItems", "must not hold duplicate items"))
@@ -255,7 +168,7 @@ class _Compiler:
             count = Var("count", depth)
             yield Contains(site.var, item_var, count, test, least, most, fail_least, fail_most)
 
-    def obj(self, schema: dict[str, Any], site: _Site, pointer: str) -> Iterator[Check]:
+    def obj(self, schema: dict[str, Any], site: Site, pointer: str) -> Iterator[Check]:
         for name in schema.get("required", []):
             at = replace(site, pointer=site.pointer.below(json_pointer.token(name)))
             yield Required(site.var, name, self.fail(at, "required", "is required"))
@@ -280,7 +193,7 @@ class _Compiler:
                 yield Member(site.var, name, member, checks)
         yield from self.members(schema, site, pointer)
 
-    def members(self, schema: dict[str, Any], site: _Site, pointer: str) -> Iterator[Check]:
+    def members(self, schema: dict[str, Any], site: Site, pointer: str) -> Iterator[Check]:
         """patternProperties, additionalProperties and propertyNames: a loop over the members."""
         patterns: dict[str, Any] = schema.get("patternProperties", {})
         additional = schema.get("additionalProperties", True)
@@ -311,7 +224,7 @@ class _Compiler:
         if key_checks or any(pattern.checks for pattern in compiled) or rest:
             yield EachMember(site.var, key, member, key_checks, tuple(compiled), rest)
 
-    def any_type(self, schema: dict[str, Any], site: _Site, pointer: str) -> Iterator[Check]:
+    def any_type(self, schema: dict[str, Any], site: Site, pointer: str) -> Iterator[Check]:
         """Keywords that apply whatever the type: enum, const, $ref, the applicators."""
         if "enum" in schema:
             values = tuple(schema["enum"])
@@ -345,17 +258,13 @@ class _Compiler:
 
     # -- the document -------------------------------------------------------------------
 
-    def check_refusals(self, schema: object) -> None:
-        for pointer, keyword, why in refusals(schema, self.target):
-            raise self.refuse(pointer, keyword, why)
-
     def document(self) -> Iterator[Check]:
         """The payload's checks: each top-level member's own description and messages
         follow its rules, and a required member's absence is told with them."""
         self.check_refusals(self.root)
         schema = {key: value for key, value in self.root.items() if key != "type"}
         payload = Var("payload", 0)
-        site = _Site(payload, Pointer(False), 0, "", {})
+        site = Site(payload, Pointer(False), 0, "", {})
         properties: dict[str, Any] = schema.pop("properties", {})
         required = schema.pop("required", [])
         for name in required:
@@ -368,7 +277,7 @@ class _Compiler:
             where = f"/properties/{json_pointer.token(name)}"
             words = self.messages(subschema, where) if described else {}
             pointer = Pointer(False, (json_pointer.token(name),))
-            at = _Site(Var("value", 1), pointer, 1, description, words)
+            at = Site(Var("value", 1), pointer, 1, description, words)
             checks = tuple(self.value(subschema, at, where))
             absent = self.fail(at, "required", "is required") if name in required else None
             if checks or absent:
@@ -397,6 +306,6 @@ def compile_schema(file_name: str, schema: object, target: str) -> Document:
     """Any schema (any root) as checks on a function's argument; for suites of schemas."""
     compiler = _Compiler(file_name, schema if isinstance(schema, dict) else {}, target)
     compiler.check_refusals(schema)
-    site = _Site(Var("value", 0), Pointer(True), 0, "", {})
+    site = Site.argument()
     checks = tuple(compiler.value(schema, site, ""))
     return Document(file_name, site.var, checks, compiler.refs)
