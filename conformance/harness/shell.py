@@ -1,15 +1,25 @@
 """The shell helpers' conformance harness, for format vectors: each becomes one helper call.
 
-Run it as ``bernstein-signals conformance --type format --allow-unsupported --
-python conformance/harness/shell.py``. A payload whose members are all fields of
-the kind with string or string-list values goes to the kind's typed helper
-(``bernstein_question TEXT --options a --options b``), which checks it and writes
-the canonical line; no payload, or string extras, go to ``bernstein_emit KIND
-key=value...``. Anything else is answered ``unsupported`` with the reason,
-because shell arguments cannot say it: values that are not strings reach the
-helpers only as ``key:=JSON``, which is copied verbatim (README, shell
-helpers); a shell argument cannot hold U+0000 nor a lone surrogate; and
-``bernstein_emit`` writes kinds newer than the library, so it never refuses one.
+Run it as ``bernstein-signals conformance --type format -- python
+conformance/harness/shell.py``. Every format vector is routed to one call:
+
+- a payload the kind's typed helper can say (every member a field of the kind,
+  each a string or a list of strings, the version stamp the library's own) goes
+  to that helper (``bernstein_question TEXT --options a --options b``), which
+  checks it against the kind's schema and writes the canonical line; no
+  payload goes there too (it checks ``{}``), except for the kinds whose helper
+  stamps a version, which write no payload only through ``bernstein_emit``;
+- any other goes to ``bernstein_emit --known KIND :=PAYLOAD``, the payload's
+  JSON text as it is: ``--known`` refuses a kind the library does not know,
+  ``:=`` alone refuses a payload that is not an object, checks the JSON and
+  writes it in canonical form, and checks the JSON type of every field the
+  kind's schema declares (``{"reason": 1}`` for FAILED). Its other rules
+  (lengths, patterns, required fields) only the typed helpers check, so a
+  payload that breaks one of them beside a value the typed helper cannot say
+  would be written: no vector is such a payload.
+
+A helper's refusal is mapped to the vector's error category by its message,
+with :data:`ERRORS` (the helper's words, not the expected answers).
 """
 
 from __future__ import annotations
@@ -33,44 +43,22 @@ from bernstein_signals_toolkit.generator.model import Vocabulary
 LIBRARY = Path(__file__).resolve().parents[2] / "generated" / "shell" / "bernstein-signals.sh"
 STAMPS = {"COMPLETED": COMPLETED_VOCABULARY, "FAILED": FAILED_VOCABULARY}
 """The field each kind's helper fills with the library's version itself."""
+ERRORS = (
+    ("significant digits: the shell helpers cannot round it", None),
+    ("where doubles lose digits: the shell helpers cannot round it", None),
+    ("bernstein_emit: KIND must be ALL-CAPS", "unknown-kind"),
+    ("bernstein_emit: unknown kind ", "unknown-kind"),
+    ("bernstein_emit: := gives the payload, which must be a JSON object", "payload-type"),
+    ("bernstein_emit: field ", "payload-schema"),
+    ("bernstein_emit: := ", "not-json"),
+)
+"""Words of bernstein_emit's message -> the format error category, the first that
+the message holds. None: a double the helpers cannot round (more than 15 significant
+digits, or near the subnormal range), which the kit's categories have no name for:
+answered unsupported. A typed helper's refusal (status 2) is always payload-schema:
+it checks nothing else."""
 _KINDS = frozenset(kind.value for kind in SignalKind)
 _TIMEOUT = 20
-
-
-def _items(value: object) -> list[object]:
-    return list(value) if isinstance(value, list) else [value]
-
-
-def _arguments(kind: str, payload: object) -> list[str] | str:
-    """The helper call (function and arguments) for the payload, or why there is none."""
-    if kind not in _KINDS:
-        return "bernstein_emit writes kinds newer than the library: it refuses none"
-    document = _vocabulary().kind(kind)
-    if payload is None:  # the typed helper checks {} and writes no payload, unless it stamps
-        return ["bernstein_emit", kind] if kind in STAMPS else [f"bernstein_{document.snake}"]
-    if not isinstance(payload, dict):
-        return "a payload that is not an object cannot be given as arguments"
-    items = [item for value in payload.values() for item in _items(value)]
-    if not all(isinstance(item, str) for item in items) or [] in payload.values():
-        return "a value that is not a string reaches the helpers only as key:=JSON, copied verbatim"
-    text = "".join([*payload, *(str(item) for item in items)])
-    if "\0" in text or any(0xD800 <= ord(char) <= 0xDFFF for char in text):
-        return "a shell argument cannot hold U+0000 nor a lone surrogate"
-    typed = set(payload) <= {prop.name for prop in document.properties}
-    stamp = STAMPS.get(kind)
-    if typed and (stamp is None or payload.get(stamp) == VOCABULARY_VERSION):
-        args = [f"bernstein_{document.snake}"]
-        rest = {key: value for key, value in payload.items() if key != stamp}
-        args += [rest.pop(name) for name in document.required if name in rest]
-        for key, value in rest.items():
-            for item in _items(value):
-                args += [f"--{key}", str(item)]
-        return args
-    if not payload:
-        return "bernstein_emit writes no payload for no fields: an empty object has no call"
-    if any(isinstance(value, list) for value in payload.values()):
-        return "a list extra reaches bernstein_emit only as key:=JSON, copied verbatim"
-    return ["bernstein_emit", kind, *(f"{key}={value}" for key, value in payload.items())]
 
 
 @cache
@@ -79,25 +67,75 @@ def _vocabulary() -> Vocabulary:
     return load_vocabulary(root / "schema", root / "grammar" / "signal.lark")
 
 
+def _says(value: object, array: bool) -> bool:
+    """Whether a typed helper's arguments can say the value: a string, or a list of them."""
+    if isinstance(value, list):
+        return array and bool(value) and all(isinstance(item, str) for item in value)
+    return isinstance(value, str)
+
+
+def _typed_call(kind: str, payload: object) -> list[str] | None:
+    """The typed helper's call for the payload, or None when its arguments cannot say it."""
+    if kind not in _KINDS:
+        return None
+    document = _vocabulary().kind(kind)
+    if payload is None:
+        return None if kind in STAMPS else [f"bernstein_{document.snake}"]
+    if not isinstance(payload, dict):
+        return None
+    properties = {prop.name: prop for prop in document.properties}
+    if not all(
+        key in properties and _says(value, properties[key].is_array)
+        for key, value in payload.items()
+    ):
+        return None
+    text = json.dumps(payload, ensure_ascii=False)
+    if "\0" in text or any(0xD800 <= ord(char) <= 0xDFFF for char in text):
+        return None  # a shell argument holds neither: the JSON escape goes through :=
+    stamp = STAMPS.get(kind)
+    if stamp is not None and payload.get(stamp) != VOCABULARY_VERSION:
+        return None
+    args = [f"bernstein_{document.snake}"]
+    rest = {key: value for key, value in payload.items() if key != stamp}
+    args += [rest.pop(name) for name in document.required if name in rest]
+    for key, value in rest.items():
+        for item in value if isinstance(value, list) else [value]:
+            args += [f"--{key}", item]
+    return args
+
+
+def _call(kind: str, text: str | None) -> list[str]:
+    typed = _typed_call(kind, None if text is None else json.loads(text))
+    if typed is not None:
+        return typed
+    return ["bernstein_emit", "--known", kind, *([] if text is None else [f":={text}"])]
+
+
+def _refusal(call: list[str], stderr: str) -> dict[str, Any]:
+    if call[0] != "bernstein_emit":
+        return {"error": "payload-schema"}
+    for words, category in ERRORS:
+        if words in stderr:
+            return {"error": category} if category else {"unsupported": stderr.strip()}
+    return {"unsupported": f"a message the harness does not know: {stderr[:200]!r}"}
+
+
 def _answer(vector: dict[str, Any]) -> dict[str, Any]:
     if vector["type"] != "format":
         return {"unsupported": "the shell helpers only write lines"}
-    text = vector["payload"]
-    call = _arguments(vector["kind"], None if text is None else json.loads(text))
-    if isinstance(call, str):
-        return {"unsupported": call}
-    script = f'. "{LIBRARY}" && "$@"'
+    call = _call(vector["kind"], vector["payload"])
     done = subprocess.run(
-        ["bash", "-c", script, "bash", *call],
+        ["bash", "-c", f'. "{LIBRARY}" && "$@"', "bash", *call],
         input=b"",
         capture_output=True,
         timeout=_TIMEOUT,
         check=False,
     )
-    if done.returncode == 2 and call[0] != "bernstein_emit":
-        return {"error": "payload-schema"}
-    if done.returncode != 0:
-        return {"unsupported": f"the helper exited {done.returncode}: {done.stderr[:200]!r}"}
+    stderr = done.stderr.decode("utf-8", "replace")
+    if done.returncode == 2:
+        return _refusal(call, stderr)
+    if done.returncode != 0 or stderr:
+        return {"unsupported": f"the helper exited {done.returncode}: {stderr[:200]!r}"}
     return {"line": done.stdout.decode("utf-8").removesuffix("\n")}
 
 

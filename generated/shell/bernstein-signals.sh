@@ -763,7 +763,8 @@ _bsig_skip_ws() {
 # becomes a printf (print in mksh) format that prints the decoded text, and
 # \u0000 fails too (no shell variable holds NUL). Linear in the length: a
 # short string without escapes is taken directly; any other is split once on
-# backslashes, each piece looked at a bounded number of times.
+# backslashes, each piece looked at a bounded number of times; each escape is
+# read by _bsig_jesc, as in key:=JSON.
 # shellcheck disable=SC2120,SC2141 # no arguments; IFS is a backslash on purpose
 _bsig_jstr() {
   # zsh splits unquoted expansions only with shwordsplit (until this returns).
@@ -794,36 +795,11 @@ _bsig_jstr() {
     _bsig_jk=$((_bsig_jk + 1))
     if [ -n "$_bsig_esc1" ]; then
       # The piece after an escaping backslash: the escape, then literal text.
-      case $_bsig_x in
-        '')
-          # \\ : the next backslash was the escaped one; the next piece is literal.
-          [ -z "$_bsig_hi" ] || return 1
-          [ -z "$_bsig_decode" ] || _bsig_acc "\\\\"
-          _bsig_esc1=''
-          continue
-          ;;
-        \"* | /* | [bfnrt]*)
-          [ -z "$_bsig_hi" ] || return 1
-          if [ -n "$_bsig_decode" ]; then
-            case $_bsig_x in
-              \"*) _bsig_acc '"' ;;
-              /*) _bsig_acc / ;;
-              b*) _bsig_acc '\b' ;;
-              f*) _bsig_acc '\f' ;;
-              n*) _bsig_acc '\n' ;;
-              r*) _bsig_acc '\r' ;;
-              t*) _bsig_acc '\t' ;;
-            esac
-          fi
-          _bsig_x=${_bsig_x#?}
-          ;;
-        u*)
-          _bsig_x=${_bsig_x#u}
-          _bsig_hex4 || return 1
-          _bsig_code || return 1
-          ;;
-        *) return 1 ;;
-      esac
+      _bsig_jesc || {
+        [ "$?" -eq 3 ] || return 1
+        _bsig_esc1=''
+        continue
+      }
     elif [ -n "$_bsig_hi" ]; then
       return 1
     fi
@@ -863,6 +839,39 @@ _bsig_jstr() {
   return 1
 }
 
+# _bsig_jesc: the one reading of a JSON escape, for replies and key:=JSON.
+# _bsig_x is the piece of text after an escaping backslash: its escape is
+# read and handed to _bsig_jcp, and _bsig_x becomes the literal text after
+# it. Status 1: not a valid escape; 3: the piece is empty, so the escape was
+# \\ and the next piece is literal text.
+_bsig_jesc() {
+  case $_bsig_x in
+    '')
+      [ -z "$_bsig_hi" ] || return 1
+      _bsig_cp=92
+      _bsig_jcp || return 1
+      return 3
+      ;;
+    \"*) _bsig_cp=34 ;;
+    /*) _bsig_cp=47 ;;
+    b*) _bsig_cp=8 ;;
+    f*) _bsig_cp=12 ;;
+    n*) _bsig_cp=10 ;;
+    r*) _bsig_cp=13 ;;
+    t*) _bsig_cp=9 ;;
+    u*)
+      _bsig_x=${_bsig_x#u}
+      _bsig_hex4 || return 1
+      _bsig_code
+      return
+      ;;
+    *) return 1 ;;
+  esac
+  [ -z "$_bsig_hi" ] || return 1
+  _bsig_x=${_bsig_x#?}
+  _bsig_jcp
+}
+
 # _bsig_fmt TEXT: _bsig_f becomes TEXT as a format: printf needs %% for %.
 _bsig_fmt() {
   _bsig_f=$1
@@ -897,8 +906,8 @@ _bsig_hex4() {
 
 # _bsig_code: the code unit _bsig_cp of a \u escape. A high surrogate waits in
 # _bsig_hi for the low one, which must be the very next escape (nothing
-# between); a low one alone, \u0000 when decoding, or a high one not followed
-# by a low one fail. When decoding, the UTF-8 bytes go into the format.
+# between); a low one alone, or a high one not followed by a low one fail.
+# The character goes to _bsig_jcp.
 _bsig_code() {
   if [ -n "$_bsig_hi" ]; then
     [ "$_bsig_cp" -ge 56320 ] && [ "$_bsig_cp" -le 57343 ] || return 1
@@ -912,9 +921,7 @@ _bsig_code() {
   elif [ "$_bsig_cp" -ge 56320 ] && [ "$_bsig_cp" -le 57343 ]; then
     return 1
   fi
-  [ -n "$_bsig_decode" ] || return 0
-  [ "$_bsig_cp" -ne 0 ] || return 1
-  _bsig_utf8 "$_bsig_cp"
+  _bsig_jcp
 }
 
 # _bsig_utf8 CODE: append the UTF-8 bytes of CODE to the format, as octal escapes.
@@ -957,14 +964,23 @@ _bsig_render() {
   _bsig_dec=${_bsig_dec%x}
 }
 
+# -- key:=JSON: checked and written in canonical form (spec/canonical-form.md) -----
+
 # _bsig_jnum: consume the JSON number at the start of _bsig_s, within the
-# binding's limits: an integer has at most 4300 digits, and a
-# number with a fraction or an exponent must not round to infinity as a double.
+# binding's limits, and write it canonically into _bsig_jno. An integer (no
+# fraction, no exponent) keeps its digits (at most 4300; -0 is
+# 0). A number with a fraction or an exponent is a double, written as
+# ECMAScript's Number::toString: exact here for at most 15 significant
+# digits and a decimal exponent from -307 (a decimal of that many
+# digits reads back from its double unchanged, so its own digits are the
+# shortest); past that _bsig_jerr says why. A double must not round to infinity.
 _bsig_jnum() {
   _bsig_q=${_bsig_s%%[!0123456789eE.+-]*}
   _bsig_s=${_bsig_s#"$_bsig_q"}
+  _bsig_jtok=$_bsig_q _bsig_sg=''
+  case $_bsig_q in -*) _bsig_sg=- ;; esac
   _bsig_q=${_bsig_q#-}
-  _bsig_ni=${_bsig_q%%[!0123456789]*} _bsig_nf='' _bsig_ne='' _bsig_es=''
+  _bsig_ni=${_bsig_q%%[!0123456789]*} _bsig_nf='' _bsig_ne='' _bsig_es='' _bsig_nx=''
   case $_bsig_ni in 0 | [123456789]*) ;; *) return 1 ;; esac
   case $_bsig_ni in 0?*) return 1 ;; esac
   _bsig_q=${_bsig_q#"$_bsig_ni"}
@@ -973,6 +989,7 @@ _bsig_jnum() {
       _bsig_q=${_bsig_q#.}
       _bsig_nf=${_bsig_q%%[!0123456789]*}
       _bsig_q=${_bsig_q#"$_bsig_nf"}
+      _bsig_nx=1
       ;;
   esac
   case $_bsig_q in
@@ -983,29 +1000,48 @@ _bsig_jnum() {
       _bsig_ne=${_bsig_q%%[!0123456789]*}
       [ -n "$_bsig_ne" ] || return 1
       _bsig_q=${_bsig_q#"$_bsig_ne"}
+      _bsig_nx=1
       ;;
   esac
   [ -z "$_bsig_q" ] || return 1
-  if [ -z "$_bsig_nf" ] && [ -z "$_bsig_ne" ]; then
-    [ "${#_bsig_ni}" -le 4300 ]
-    return
+  _bsig_x=$_bsig_jtok
+  [ "${#_bsig_x}" -le 40 ] || _bsig_x="${_bsig_x%"${_bsig_x#????????????????????????????????????????}"}..."
+  if [ -z "$_bsig_nx" ]; then
+    if [ "${#_bsig_ni}" -gt 4300 ]; then
+      _bsig_jerr="integer $_bsig_x has more than 4300 digits, more than readers accept"
+      return 1
+    fi
+    _bsig_jno=$_bsig_sg$_bsig_ni
+    [ "$_bsig_ni" != 0 ] || _bsig_jno=0
+    return 0
   fi
-  _bsig_finite
+  if ! _bsig_finite; then
+    _bsig_jerr="number $_bsig_x is past the double range (it reads as infinity, which JSON cannot carry)"
+    return 1
+  fi
+  _bsig_double
 }
 
 # _bsig_finite: is the number in _bsig_ni._bsig_nf e _bsig_es _bsig_ne below
 # the least value a double rounds to infinity (as Python's float() decides)?
 # That value is 0.D x 10^E with D and E from the emitter; the number is
-# 0.d x 10^e with d its digits without leading zeros.
+# 0.d x 10^e with d its digits without leading zeros (_bsig_d, exponent
+# _bsig_e; _bsig_d empty for zero).
 _bsig_finite() {
   _bsig_d=$_bsig_ni$_bsig_nf
   _bsig_z=${_bsig_d%%[!0]*}
-  [ "$_bsig_z" != "$_bsig_d" ] || return 0
+  _bsig_e=0
+  if [ "$_bsig_z" = "$_bsig_d" ]; then
+    _bsig_d=''
+    return 0
+  fi
   _bsig_d=${_bsig_d#"$_bsig_z"}
   _bsig_ne=${_bsig_ne#"${_bsig_ne%%[!0]*}"}
   if [ "${#_bsig_ne}" -gt 8 ]; then
-    [ "$_bsig_es" = - ]
-    return
+    # Far below the double range: a refusal for _bsig_double to explain.
+    [ "$_bsig_es" = - ] || return 1
+    _bsig_e=-999999999
+    return 0
   fi
   _bsig_e=$((${#_bsig_ni} - ${#_bsig_z} + $_bsig_es${_bsig_ne:-0}))
   [ "$_bsig_e" -le 309 ] || return 1
@@ -1013,7 +1049,47 @@ _bsig_finite() {
   _bsig_lt "$_bsig_d" 179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792
 }
 
-# _bsig_lt A B: is A before B in byte order (digits here)?
+# _bsig_double: _bsig_jno becomes the double 0._bsig_d x 10^_bsig_e (sign
+# _bsig_sg) as Number::toString writes it, or _bsig_jerr says why it cannot be
+# (_bsig_x: the number as given, cut for the message).
+_bsig_double() {
+  if [ -z "$_bsig_d" ]; then
+    _bsig_jno=0
+    return 0
+  fi
+  _bsig_d=${_bsig_d%"${_bsig_d##*[!0]}"}
+  if [ "${#_bsig_d}" -gt 15 ]; then
+    _bsig_jerr="number $_bsig_x has more than 15 significant digits: the shell helpers cannot round it as a double; write at most 15, or an integer"
+    return 1
+  fi
+  if [ "$_bsig_e" -le -307 ]; then
+    _bsig_jerr="number $_bsig_x is below 1e-307, where doubles lose digits: the shell helpers cannot round it; write 0 or a larger number"
+    return 1
+  fi
+  # Number::toString with k digits and the point after digit n (= _bsig_e).
+  if [ "$_bsig_e" -ge "${#_bsig_d}" ] && [ "$_bsig_e" -le 21 ]; then
+    _bsig_times $((_bsig_e - ${#_bsig_d})) 0
+    _bsig_jno=$_bsig_d$_bsig_r
+  elif [ "$_bsig_e" -gt 0 ] && [ "$_bsig_e" -le 21 ]; then
+    # The first _bsig_e digits, one at a time (at most 15).
+    _bsig_x=$_bsig_d _bsig_y='' _bsig_dk=0
+    while [ "$_bsig_dk" -lt "$_bsig_e" ]; do
+      _bsig_y=$_bsig_y${_bsig_x%"${_bsig_x#?}"} _bsig_x=${_bsig_x#?} _bsig_dk=$((_bsig_dk + 1))
+    done
+    _bsig_jno=$_bsig_y.$_bsig_x
+  elif [ "$_bsig_e" -gt -6 ] && [ "$_bsig_e" -le 0 ]; then
+    _bsig_times $((-_bsig_e)) 0
+    _bsig_jno=0.$_bsig_r$_bsig_d
+  else
+    _bsig_x=${_bsig_d#?}
+    [ -z "$_bsig_x" ] || _bsig_x=.$_bsig_x
+    if [ "$_bsig_e" -gt 0 ]; then _bsig_y=+$((_bsig_e - 1)); else _bsig_y=$((_bsig_e - 1)); fi
+    _bsig_jno=${_bsig_d%"${_bsig_d#?}"}${_bsig_x}e$_bsig_y
+  fi
+  _bsig_jno=$_bsig_sg$_bsig_jno
+}
+
+# _bsig_lt A B: is A before B in byte order?
 case $_bsig_sh in
   zsh) _bsig_lt() { eval '[[ $1 < $2 ]]'; } ;;
   *)
@@ -1022,19 +1098,23 @@ case $_bsig_sh in
     ;;
 esac
 
-# _bsig_jvalue TEXT: is TEXT exactly one JSON value on one line (JSON
+# _bsig_jvalue TEXT [DEPTH]: is TEXT exactly one JSON value on one line (JSON
 # whitespace limited to space and tab, as in the grammar) that a reader
-# accepts: nesting at most 63 deep (the payload around it is
-# one more level), numbers as _bsig_jnum says, no lone surrogate, escaped or
-# as raw UTF-8 bytes (ED A0..BF). Linear in the length: TEXT is split once on
-# backslashes (escapes), each piece once on quotes (strings), the text
-# outside strings once on white space and commas; the tokens of what is left
-# between two commas are read one at a time.
+# accepts: nesting at most DEPTH deep (default 63: the payload
+# around a key:= value is one more level), numbers as _bsig_jnum says, no lone surrogate, escaped or
+# as raw UTF-8 bytes (ED A0..BF)? If so, _bsig_j becomes its canonical text;
+# if not, _bsig_jerr may say why (else it is empty). Linear in the length:
+# TEXT is split once on backslashes (escapes), each piece once on quotes
+# (strings), the text outside strings once on white space and commas; the
+# tokens of what is left between two commas are read one at a time. Only an
+# object's members out of order cost more: at most 64 are sorted.
 # shellcheck disable=SC2141 # IFS is a backslash on purpose
 _bsig_jvalue() {
   # zsh splits unquoted expansions only with shwordsplit (until this returns).
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
   _bsig_stack='' _bsig_want=v _bsig_decode='' _bsig_instr='' _bsig_esc1='' _bsig_hi=''
+  _bsig_jerr='' _bsig_strkey='' _bsig_jd=0 _bsig_w='' _bsig_wn=0 _bsig_jmax=${2:-63}
+  _bsig_jX0='' _bsig_jW0='' _bsig_jV0='' _bsig_jVn0=0 _bsig_jWn0=0
   case $1 in
     *"$_bsig_nl"* | *"$_bsig_cr"* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) return 1 ;;
     # A backslash can only be inside a string, never last.
@@ -1053,35 +1133,24 @@ _bsig_jvalue() {
     elif [ -n "$_bsig_esc1" ]; then
       # A backslash before this piece: an escape, inside a string only.
       [ -n "$_bsig_instr" ] || return 1
-      case $_bsig_x in
-        '')
-          [ -z "$_bsig_hi" ] || return 1
-          _bsig_esc1=''
-          continue
-          ;;
-        \"* | /* | [bfnrt]*)
-          [ -z "$_bsig_hi" ] || return 1
-          _bsig_x=${_bsig_x#?}
-          ;;
-        u*)
-          _bsig_x=${_bsig_x#u}
-          _bsig_hex4 || return 1
-          _bsig_code || return 1
-          ;;
-        *) return 1 ;;
-      esac
+      _bsig_jesc || {
+        [ "$?" -eq 3 ] || return 1
+        _bsig_esc1=''
+        continue
+      }
     elif [ -n "$_bsig_hi" ]; then
       return 1
     fi
     _bsig_esc1=1
     _bsig_jquotes "$_bsig_x" || return 1
   done
-  [ "$_bsig_want" = n ] && [ -z "$_bsig_stack" ] && [ -z "$_bsig_instr" ]
+  [ "$_bsig_want" = n ] && [ -z "$_bsig_stack" ] && [ -z "$_bsig_instr" ] || return 1
+  _bsig_jtake
 }
 
 # _bsig_jquotes TEXT: a piece of a key:= value without backslashes: each quote
-# opens or closes a string; text in a string is checked, text outside read
-# as structure.
+# opens or closes a string; text in a string is checked and written, text
+# outside read as structure.
 _bsig_jquotes() {
   IFS=\"
   # shellcheck disable=SC2086 # split on purpose; y keeps a last empty piece
@@ -1095,19 +1164,30 @@ _bsig_jquotes() {
       if [ -n "$_bsig_instr" ]; then
         [ -z "$_bsig_hi" ] || return 1
         _bsig_instr=''
-        if [ -n "$_bsig_strkey" ]; then _bsig_want=c; else _bsig_want=n; fi
+        _bsig_jput '"'
+        if [ -n "$_bsig_strkey" ]; then
+          _bsig_want=c
+          _bsig_jkey || return 1
+        else
+          _bsig_want=n
+        fi
       else
         case $_bsig_want in
           v | a) _bsig_strkey='' ;;
-          o | k) _bsig_strkey=1 ;;
+          o | k) _bsig_strkey=1 && _bsig_acc_start ;;
           *) return 1 ;;
         esac
         _bsig_instr=1
+        _bsig_jput '"'
       fi
     fi
     if [ -n "$_bsig_instr" ]; then
       [ -z "$_bsig_hi" ] || [ -z "$_bsig_sp" ] || return 1
       case $_bsig_sp in *["$_bsig_ctl"]*) return 1 ;; esac
+      if [ -n "$_bsig_sp" ]; then
+        _bsig_jput "$_bsig_sp"
+        [ -z "$_bsig_strkey" ] || _bsig_acc "$_bsig_sp"
+      fi
     else
       # Short structure (most of it: `":`, `, "`) is read token by token at once.
       case ${#_bsig_sp} in
@@ -1138,8 +1218,8 @@ _bsig_jstruct() {
     if [ "$_bsig_ci" -gt 1 ]; then
       [ "$_bsig_want" = n ] || return 1
       case $_bsig_stack in
-        \{*) _bsig_want=k ;;
-        \[*) _bsig_want=v ;;
+        \{*) _bsig_want=k && _bsig_jmember ;;
+        \[*) _bsig_want=v && _bsig_jput , ;;
         *) return 1 ;;
       esac
     fi
@@ -1158,27 +1238,37 @@ _bsig_jtokens() {
       v | a)
         case $_bsig_s in
           \{*)
-            [ "${#_bsig_stack}" -lt 63 ] || return 1
+            [ "${#_bsig_stack}" -lt "$_bsig_jmax" ] || return 1
             _bsig_stack="{$_bsig_stack" _bsig_want=o _bsig_s=${_bsig_s#?}
+            _bsig_jopen
             ;;
           \[*)
-            [ "${#_bsig_stack}" -lt 63 ] || return 1
+            [ "${#_bsig_stack}" -lt "$_bsig_jmax" ] || return 1
             _bsig_stack="[$_bsig_stack" _bsig_want=a _bsig_s=${_bsig_s#?}
+            _bsig_jput '['
             ;;
-          true*) _bsig_s=${_bsig_s#true} _bsig_want=n ;;
-          false*) _bsig_s=${_bsig_s#false} _bsig_want=n ;;
-          null*) _bsig_s=${_bsig_s#null} _bsig_want=n ;;
-          [-0123456789]*) _bsig_jnum || return 1; _bsig_want=n ;;
+          true*) _bsig_s=${_bsig_s#true} _bsig_want=n && _bsig_jput true ;;
+          false*) _bsig_s=${_bsig_s#false} _bsig_want=n && _bsig_jput false ;;
+          null*) _bsig_s=${_bsig_s#null} _bsig_want=n && _bsig_jput null ;;
+          [-0123456789]*)
+            _bsig_jnum || return 1
+            _bsig_want=n
+            _bsig_jput "$_bsig_jno"
+            ;;
           \]*)
             [ "$_bsig_want" = a ] || return 1
             _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?}
+            _bsig_jput ']'
             ;;
           *) return 1 ;;
         esac
         ;;
       o)
         case $_bsig_s in
-          \}*) _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?} ;;
+          \}*)
+            _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?}
+            _bsig_jclose || return 1
+            ;;
           *) return 1 ;;
         esac
         ;;
@@ -1187,9 +1277,14 @@ _bsig_jtokens() {
         ;;
       n)
         case ${_bsig_stack%"${_bsig_stack#?}"}$_bsig_s in
-          \{,*) _bsig_want=k _bsig_s=${_bsig_s#?} ;;
-          \[,*) _bsig_want=v _bsig_s=${_bsig_s#?} ;;
-          \{\}* | \[\]*) _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?} ;;
+          \{,*) _bsig_want=k _bsig_s=${_bsig_s#?} && _bsig_jmember ;;
+          \[,*) _bsig_want=v _bsig_s=${_bsig_s#?} && _bsig_jput , ;;
+          \{\}*)
+            _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?}
+            _bsig_jmember
+            _bsig_jclose || return 1
+            ;;
+          \[\]*) _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?} && _bsig_jput ']' ;;
           *) return 1 ;;
         esac
         ;;
@@ -1197,6 +1292,232 @@ _bsig_jtokens() {
     esac
   done
 }
+
+# -- the text being built: one level per open object ---------------------------------
+# Level 0 is the whole value; level N (N objects open) holds the member of the
+# innermost object being read. A member's key and value are kept apart until
+# the object closes, then written in key order into the level below. Each
+# level appends through buffers flushed into bigger ones (as _bsig_acc does),
+# so every byte is copied a bounded number of times per level.
+
+# _bsig_jput TEXT: append TEXT at the current level.
+_bsig_jput() {
+  _bsig_w=$_bsig_w$1
+  _bsig_wn=$((_bsig_wn + 1))
+  [ "$_bsig_wn" -lt 16 ] || _bsig_jflush
+}
+
+# _bsig_jflush: the small buffer into the current level's buffers.
+_bsig_jflush() {
+  _bsig_wn=0
+  [ -n "$_bsig_w" ] || return 0
+  eval "_bsig_jV$_bsig_jd=\$_bsig_jV$_bsig_jd\$_bsig_w _bsig_jVn$_bsig_jd=\$((_bsig_jVn$_bsig_jd + 1))"
+  _bsig_w=''
+  eval "_bsig_y=\$_bsig_jVn$_bsig_jd"
+  [ "$_bsig_y" -ge 16 ] || return 0
+  eval "_bsig_jW$_bsig_jd=\$_bsig_jW$_bsig_jd\$_bsig_jV$_bsig_jd _bsig_jV$_bsig_jd='' _bsig_jVn$_bsig_jd=0"
+  eval "_bsig_jWn$_bsig_jd=\$((_bsig_jWn$_bsig_jd + 1)) _bsig_y=\$_bsig_jWn$_bsig_jd"
+  [ "$_bsig_y" -ge 16 ] || return 0
+  eval "_bsig_jX$_bsig_jd=\$_bsig_jX$_bsig_jd\$_bsig_jW$_bsig_jd _bsig_jW$_bsig_jd='' _bsig_jWn$_bsig_jd=0"
+}
+
+# _bsig_jtake: the current level's text into _bsig_j; the level is empty again.
+_bsig_jtake() {
+  _bsig_jflush
+  eval "_bsig_j=\$_bsig_jX$_bsig_jd\$_bsig_jW$_bsig_jd\$_bsig_jV$_bsig_jd"
+  eval "_bsig_jX$_bsig_jd='' _bsig_jW$_bsig_jd='' _bsig_jV$_bsig_jd='' _bsig_jVn$_bsig_jd=0 _bsig_jWn$_bsig_jd=0"
+}
+
+# _bsig_jopen: an object opens: a new level, no member yet, in order so far.
+_bsig_jopen() {
+  _bsig_jflush
+  _bsig_jd=$((_bsig_jd + 1))
+  eval "_bsig_jn$_bsig_jd=0 _bsig_jo$_bsig_jd=1"
+  eval "_bsig_jX$_bsig_jd='' _bsig_jW$_bsig_jd='' _bsig_jV$_bsig_jd='' _bsig_jVn$_bsig_jd=0 _bsig_jWn$_bsig_jd=0"
+}
+
+# _bsig_jkey: a key has closed: its written text and its sort key (in
+# _bsig_acc: the characters, with controls as \001 and two digits, and EE/EF
+# lead bytes as F8/F9 so that byte order is UTF-16 code unit order) are kept
+# as the object's next member; a key equal to the one before is refused, one
+# before it marks the object for sorting.
+_bsig_jkey() {
+  _bsig_acc_end
+  [ -n "$_bsig_jB32" ] || _bsig_jbytes_init
+  # shellcheck disable=SC2154 # _bsig_jbytes_init sets _bsig_jB32 to _bsig_jB255
+  case $_bsig_j in
+    *"$_bsig_jB238"* | *"$_bsig_jB239"*)
+      _bsig_repl "$_bsig_jB238" "$_bsig_jB248"
+      _bsig_repl "$_bsig_jB239" "$_bsig_jB249"
+      ;;
+  esac
+  _bsig_kc=$_bsig_j
+  _bsig_jtake
+  eval "_bsig_jm=\$((_bsig_jn$_bsig_jd + 1))"
+  eval "_bsig_jn$_bsig_jd=\$_bsig_jm _bsig_jK${_bsig_jd}_$_bsig_jm=\$_bsig_kc _bsig_jT${_bsig_jd}_$_bsig_jm=\$_bsig_j"
+  [ "$_bsig_jm" -gt 1 ] || return 0
+  eval "_bsig_y=\$_bsig_jo$_bsig_jd"
+  [ -n "$_bsig_y" ] || return 0
+  eval "_bsig_y=\$_bsig_jK${_bsig_jd}_$((_bsig_jm - 1))"
+  if [ "$_bsig_y" = "$_bsig_kc" ]; then
+    _bsig_jerr="key $_bsig_j given twice in one object"
+    return 1
+  fi
+  _bsig_lt "$_bsig_kc" "$_bsig_y" || return 0
+  eval "_bsig_y=\$_bsig_jT${_bsig_jd}_$((_bsig_jm - 1))"
+  eval "_bsig_jo$_bsig_jd='' _bsig_jF$_bsig_jd=\"\$_bsig_j before \$_bsig_y\""
+}
+
+# _bsig_jmember: the member being read ends: its value's text is kept.
+_bsig_jmember() {
+  _bsig_jtake
+  eval "_bsig_jm=\$_bsig_jn$_bsig_jd"
+  eval "_bsig_jA${_bsig_jd}_$_bsig_jm=\$_bsig_j"
+}
+
+# _bsig_jclose: the innermost object closes: its members, in key order, go
+# into the level below as one object.
+_bsig_jclose() {
+  _bsig_jl=$_bsig_jd _bsig_jc=0
+  eval "_bsig_jc=\$_bsig_jn$_bsig_jl"
+  eval "_bsig_y=\$_bsig_jo$_bsig_jl"
+  _bsig_jorder=''
+  if [ -n "$_bsig_y" ]; then
+    _bsig_jm=0
+    while [ "$_bsig_jm" -lt "$_bsig_jc" ]; do
+      _bsig_jm=$((_bsig_jm + 1))
+      _bsig_jorder="$_bsig_jorder $_bsig_jm"
+    done
+  else
+    _bsig_jsort || return 1
+  fi
+  _bsig_jd=$((_bsig_jl - 1))
+  _bsig_jput '{'
+  _bsig_y=''
+  for _bsig_jm in $_bsig_jorder; do
+    eval "_bsig_x=\$_bsig_jT${_bsig_jl}_$_bsig_jm _bsig_q=\$_bsig_jA${_bsig_jl}_$_bsig_jm"
+    eval "_bsig_jT${_bsig_jl}_$_bsig_jm='' _bsig_jA${_bsig_jl}_$_bsig_jm='' _bsig_jK${_bsig_jl}_$_bsig_jm=''"
+    # The payload's own fields (bernstein_emit --known KIND :=JSON): their types.
+    if [ -n "$_bsig_jkind" ] && [ "$_bsig_jl" -eq 1 ]; then
+      _bsig_jsep=$_bsig_y _bsig_jkt=${_bsig_x#\"}
+      _bsig_jfield "$_bsig_jkind" "${_bsig_jkt%\"}" "$_bsig_q" || { _bsig_jerr=field; return 1; }
+      _bsig_x=\"$_bsig_jkt _bsig_y=$_bsig_jsep
+    fi
+    _bsig_jput "$_bsig_y$_bsig_x:"
+    _bsig_jput "$_bsig_q"
+    _bsig_y=,
+  done
+  _bsig_jput '}'
+  _bsig_x='' _bsig_q=''
+}
+
+# _bsig_jsort: _bsig_jorder becomes the members of level _bsig_jl in key
+# order, by insertion: at most 64 members, so the cost stays
+# bounded; a bigger object must come with its keys in order.
+_bsig_jsort() {
+  if [ "$_bsig_jc" -gt 64 ]; then
+    eval "_bsig_y=\$_bsig_jF$_bsig_jl"
+    _bsig_jerr="an object of more than 64 members must have its keys in canonical order (UTF-16 code units): $_bsig_y"
+    return 1
+  fi
+  _bsig_jm=0
+  while [ "$_bsig_jm" -lt "$_bsig_jc" ]; do
+    _bsig_jm=$((_bsig_jm + 1))
+    eval "_bsig_kc=\$_bsig_jK${_bsig_jl}_$_bsig_jm"
+    _bsig_jb='' _bsig_ja=''
+    for _bsig_e in $_bsig_jorder; do
+      if [ -z "$_bsig_ja" ]; then
+        eval "_bsig_y=\$_bsig_jK${_bsig_jl}_$_bsig_e"
+        if [ "$_bsig_y" = "$_bsig_kc" ]; then
+          eval "_bsig_y=\$_bsig_jT${_bsig_jl}_$_bsig_jm"
+          _bsig_jerr="key $_bsig_y given twice in one object"
+          return 1
+        fi
+        ! _bsig_lt "$_bsig_kc" "$_bsig_y" || _bsig_ja=" $_bsig_jm"
+      fi
+      if [ -n "$_bsig_ja" ]; then _bsig_ja="$_bsig_ja $_bsig_e"; else _bsig_jb="$_bsig_jb $_bsig_e"; fi
+    done
+    [ -n "$_bsig_ja" ] || _bsig_ja=" $_bsig_jm"
+    _bsig_jorder=$_bsig_jb$_bsig_ja
+  done
+}
+
+# _bsig_jcp: the character _bsig_cp of an escape. Decoding a reply: its UTF-8
+# bytes go into the format (U+0000 fails). Writing key:=JSON: its canonical
+# form (spec rule 3) goes into the text, and into a key's sort key.
+_bsig_jcp() {
+  if [ -n "$_bsig_decode" ]; then
+    [ "$_bsig_cp" -ne 0 ] || return 1
+    _bsig_utf8 "$_bsig_cp"
+    return 0
+  fi
+  case $_bsig_cp in
+    34) _bsig_jput '\"' && _bsig_y='"' ;;
+    92) _bsig_jput \\\\ && _bsig_y=\\ ;;
+    8) _bsig_jput '\b' && _bsig_y=${_bsig_c1}08 ;;
+    9) _bsig_jput '\t' && _bsig_y=${_bsig_c1}09 ;;
+    10) _bsig_jput '\n' && _bsig_y=${_bsig_c1}10 ;;
+    12) _bsig_jput '\f' && _bsig_y=${_bsig_c1}12 ;;
+    13) _bsig_jput '\r' && _bsig_y=${_bsig_c1}13 ;;
+    133) _bsig_jput '\u0085' && _bsig_y=$_bsig_u85 ;;
+    8232) _bsig_jput '\u2028' && _bsig_y=$_bsig_u2028 ;;
+    8233) _bsig_jput '\u2029' && _bsig_y=$_bsig_u2029 ;;
+    ? | [12]? | 3[01])
+      _bsig_hx $((_bsig_cp >> 4))
+      _bsig_y=$_bsig_h
+      _bsig_hx $((_bsig_cp & 15))
+      _bsig_jput "\\u00$_bsig_y$_bsig_h"
+      _bsig_y=$_bsig_c1$((_bsig_cp / 10))$((_bsig_cp % 10))
+      ;;
+    *)
+      _bsig_jbytes "$_bsig_cp"
+      _bsig_jput "$_bsig_y"
+      ;;
+  esac
+  [ -z "$_bsig_strkey" ] || _bsig_acc "$_bsig_y"
+}
+
+# _bsig_hx N: _bsig_h becomes the lowercase hex digit of N (0 to 15).
+_bsig_hx() {
+  case $1 in
+    10) _bsig_h=a ;; 11) _bsig_h=b ;; 12) _bsig_h=c ;; 13) _bsig_h=d ;; 14) _bsig_h=e ;; 15) _bsig_h=f ;;
+    *) _bsig_h=$1 ;;
+  esac
+}
+
+# _bsig_jbytes CODE: _bsig_y becomes the UTF-8 bytes of CODE (32 or more),
+# from one variable per byte, made once (one printf) at first use.
+_bsig_jbytes() {
+  [ -n "$_bsig_jB32" ] || _bsig_jbytes_init
+  if [ "$1" -lt 128 ]; then
+    eval "_bsig_y=\$_bsig_jB$1"
+  elif [ "$1" -lt 2048 ]; then
+    eval "_bsig_y=\$_bsig_jB$((192 | ($1 >> 6)))\$_bsig_jB$((128 | ($1 & 63)))"
+  elif [ "$1" -lt 65536 ]; then
+    eval "_bsig_y=\$_bsig_jB$((224 | ($1 >> 12)))\$_bsig_jB$((128 | (($1 >> 6) & 63)))\$_bsig_jB$((128 | ($1 & 63)))"
+  else
+    eval "_bsig_y=\$_bsig_jB$((240 | ($1 >> 18)))\$_bsig_jB$((128 | (($1 >> 12) & 63)))\$_bsig_jB$((128 | (($1 >> 6) & 63)))\$_bsig_jB$((128 | ($1 & 63)))"
+  fi
+}
+
+# _bsig_jbytes_init: _bsig_jB32 to _bsig_jB255, one byte each.
+_bsig_jbytes_init() {
+  _bsig_f='' _bsig_i=32
+  while [ "$_bsig_i" -lt 256 ]; do
+    _bsig_f="$_bsig_f$_bsig_oct$((_bsig_i >> 6))$(((_bsig_i >> 3) & 7))$((_bsig_i & 7))\\n"
+    _bsig_i=$((_bsig_i + 1))
+  done
+  _bsig_render
+  _bsig_i=32 _bsig_f=''
+  while [ "$_bsig_i" -lt 256 ]; do
+    eval "_bsig_jB$_bsig_i=\${_bsig_dec%%\"\$_bsig_nl\"*}"
+    _bsig_dec=${_bsig_dec#*"$_bsig_nl"}
+    _bsig_i=$((_bsig_i + 1))
+  done
+  _bsig_dec=''
+}
+_bsig_jB32=''
+_bsig_c1=${_bsig_ctl%"${_bsig_ctl#?}"}
 
 # _bsig_raw_surrogate TEXT: does TEXT hold a surrogate as UTF-8 bytes (ED
 # then A0..BF)? One scan per second byte: a bracket of raw high bytes is not
@@ -1231,20 +1552,118 @@ _bsig_key_lt() {
 }
 _bsig_order=0123456789_abcdefghijklmnopqrstuvwxyz
 
+# _bsig_emit_json NAME TEXT [DEPTH]: _bsig_v becomes TEXT in canonical form,
+# or the message for NAME:= TEXT is printed (status 2).
+_bsig_emit_json() {
+  if _bsig_jvalue "$2" "${3-}"; then
+    _bsig_v=$_bsig_j _bsig_j=''
+    return 0
+  fi
+  if [ "$_bsig_jerr" = field ]; then
+    : # _bsig_jfield has said which field
+  elif [ -n "$_bsig_jerr" ]; then
+    _bsig_err "$1:= $_bsig_jerr"
+  else
+    _bsig_err "$1:= needs one JSON value on one line"
+  fi
+  _bsig_jerr=''
+  return 2
+}
+
+# _bsig_ftypes KIND FIELD: _bsig_y becomes the JSON types KIND's schema admits
+# for FIELD (" string null "), or '' when it declares no type for it.
+_bsig_ftypes() {
+  case $1.$2 in
+    BLOCKED.reason) _bsig_y=' string ' ;;
+    BLOCKED.hint) _bsig_y=' null string ' ;;
+    COMPLETED.vocabulary) _bsig_y=' string ' ;;
+    FAILED.reason) _bsig_y=' string ' ;;
+    FAILED.vocabulary) _bsig_y=' string ' ;;
+    PLAN_DRAFT.markdown) _bsig_y=' string ' ;;
+    PLAN_DRAFT.path) _bsig_y=' null string ' ;;
+    PLAN_READY.path) _bsig_y=' string ' ;;
+    QUESTION.question) _bsig_y=' string ' ;;
+    QUESTION.options) _bsig_y=' array null ' ;;
+    QUESTION.id) _bsig_y=' null string ' ;;
+    *) _bsig_y='' ;;
+  esac
+}
+
+# _bsig_jfield KIND FIELD VALUE: with --known, a field KIND's schema declares
+# must hold a JSON type it admits (VALUE is canonical JSON text: its first
+# character says its type; a number without . or e- is an integer).
+_bsig_jfield() {
+  _bsig_ftypes "$1" "$2"
+  [ -n "$_bsig_y" ] || return 0
+  case $3 in
+    \{*) _bsig_x=object ;;
+    \[*) _bsig_x=array ;;
+    \"*) _bsig_x=string ;;
+    true | false) _bsig_x=boolean ;;
+    null) _bsig_x=null ;;
+    *[.]* | *e-*) _bsig_x=number ;;
+    *) _bsig_x=integer ;;
+  esac
+  case $_bsig_y in *" $_bsig_x "*) return 0 ;; esac
+  [ "$_bsig_x" != integer ] || case $_bsig_y in *" number "*) return 0 ;; esac
+  _bsig_z=''
+  for _bsig_e in $_bsig_y; do _bsig_z="$_bsig_z or $_bsig_e"; done
+  _bsig_err "field $2 of $1 must be JSON ${_bsig_z# or }, not $_bsig_x (--known checks the type of each field the kind's schema declares)"
+  return 2
+}
+
 # shellcheck disable=SC2120 # may be called without arguments
 _bsig_do_emit() {
-  _bsig_fn=bernstein_emit
+  _bsig_fn=bernstein_emit _bsig_known='' _bsig_jkind=''
   case ${1-} in
     --help) _bsig_help_emit; return ;;
+    --known) _bsig_known=1 && shift ;;
+  esac
+  case ${1-} in
     '' | [!ABCDEFGHIJKLMNOPQRSTUVWXYZ]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_]*)
       _bsig_err "KIND must be ALL-CAPS: [A-Z][A-Z0-9_]* (try --help)"
       return 2
       ;;
   esac
+  if [ -n "$_bsig_known" ]; then
+    _bsig_known=$1
+    case $1 in
+      BLOCKED | COMPLETED | FAILED | PLAN_DRAFT | PLAN_READY | QUESTION) ;;
+      *)
+        _bsig_err "unknown kind $1 (--known: this library knows BLOCKED, COMPLETED, FAILED, PLAN_DRAFT, PLAN_READY, QUESTION)"
+        return 2
+        ;;
+    esac
+  fi
   # zsh splits the key list below only with shwordsplit (until this returns).
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
-  _bsig_k=$1 _bsig_keys=' ' _bsig_sorted='' _bsig_i=0
+  _bsig_k=$1 _bsig_keys=' ' _bsig_sorted='' _bsig_em=0
   shift
+  case ${1-} in
+    :=*)
+      # The whole payload, one JSON object.
+      [ "$#" -eq 1 ] || { _bsig_err ":=JSON is the whole payload: give no other argument with it"; return 2; }
+      _bsig_jkind=$_bsig_known
+      # The payload object is the first level of nesting.
+      _bsig_emit_json '' "${1#:=}" $((63 + 1)) || return
+      case $_bsig_v in
+        \{*) _bsig_y='' ;;
+        \[*) _bsig_y='an array' ;;
+        \"*) _bsig_y='a string' ;;
+        true | false) _bsig_y='a boolean' ;;
+        null) _bsig_y='null' ;;
+        *) _bsig_y='a number' ;;
+      esac
+      if [ -n "$_bsig_y" ]; then
+        _bsig_err ":= gives the payload, which must be a JSON object, not $_bsig_y"
+        return 2
+      fi
+      # _bsig_line takes the members after a comma: "," alone is the empty object.
+      _bsig_v=${_bsig_v#?}
+      _bsig_line "$_bsig_k" ",${_bsig_v%?}"
+      return
+      ;;
+  esac
   for _bsig_a in "$@"; do
     _bsig_key=${_bsig_a%%=*}
     [ "$_bsig_key" != "$_bsig_a" ] || { _bsig_err "expected key=value or key:=JSON, got: $_bsig_a"; return 2; }
@@ -1252,7 +1671,8 @@ _bsig_do_emit() {
     case $_bsig_key in
       *:)
         _bsig_key=${_bsig_key%:}
-        _bsig_jvalue "$_bsig_v" || { _bsig_err "$_bsig_key:= needs one JSON value on one line"; return 2; }
+        _bsig_jkind=''
+        _bsig_emit_json "$_bsig_key" "$_bsig_v" || return
         ;;
       *)
         _bsig_esc "$_bsig_v"
@@ -1265,17 +1685,18 @@ _bsig_do_emit() {
         return 2
         ;;
     esac
+    [ -z "$_bsig_known" ] || _bsig_jfield "$_bsig_k" "$_bsig_key" "$_bsig_v" || return
     case $_bsig_keys in *" $_bsig_key "*) _bsig_err "key $_bsig_key given twice"; return 2 ;; esac
     _bsig_keys="$_bsig_keys$_bsig_key "
     # The member waits in _bsig_mN (N its place among the arguments, an
     # integer: safe in eval); "key=N" goes into the sorted list of keys, so no
     # long value is ever cut out of a longer string.
-    _bsig_i=$((_bsig_i + 1))
-    eval "_bsig_m$_bsig_i=\$_bsig_v"
+    _bsig_em=$((_bsig_em + 1))
+    eval "_bsig_m$_bsig_em=\$_bsig_v"
     _bsig_before='' _bsig_after=''
     for _bsig_e in $_bsig_sorted; do
       if [ -z "$_bsig_after" ] && _bsig_key_lt "$_bsig_key" "${_bsig_e%=*}"; then
-        _bsig_after=" $_bsig_key=$_bsig_i"
+        _bsig_after=" $_bsig_key=$_bsig_em"
       fi
       if [ -n "$_bsig_after" ]; then
         _bsig_after="$_bsig_after $_bsig_e"
@@ -1283,20 +1704,19 @@ _bsig_do_emit() {
         _bsig_before="$_bsig_before $_bsig_e"
       fi
     done
-    [ -n "$_bsig_after" ] || _bsig_after=" $_bsig_key=$_bsig_i"
+    [ -n "$_bsig_after" ] || _bsig_after=" $_bsig_key=$_bsig_em"
     _bsig_sorted=$_bsig_before$_bsig_after
   done
   _bsig_acc_start
   for _bsig_e in $_bsig_sorted; do
-    _bsig_i=${_bsig_e#*=}
-    eval "_bsig_v=\$_bsig_m$_bsig_i _bsig_m$_bsig_i=''"
+    _bsig_em=${_bsig_e#*=}
+    eval "_bsig_v=\$_bsig_m$_bsig_em _bsig_m$_bsig_em=''"
     _bsig_acc ",\"${_bsig_e%=*}\":$_bsig_v"
   done
   _bsig_acc_end
   _bsig_p=$_bsig_j
   _bsig_line "$_bsig_k" "$_bsig_p"
 }
-
 # -- bernstein_run ---------------------------------------------------------------
 
 # shellcheck disable=SC2120 # may be called without arguments
@@ -1711,15 +2131,25 @@ _bsig_do_guard() {
 # -- the fixed helpers' --help, then one function per kind, generated ---------------
 # shellcheck disable=SC2016 # help text, printed as it is
 _bsig_help_emit() {
-  _bsig_out 'Usage: bernstein_emit KIND [key=value | key:=JSON]...
+  _bsig_out 'Usage: bernstein_emit [--known] KIND [key=value | key:=JSON]...
+       bernstein_emit [--known] KIND :=JSON
 
 Emit BERNSTEIN:KIND with the given fields, for any kind and for extras.
-key=value makes a JSON string; key:=JSON copies JSON verbatim after checking
-that it is exactly one JSON value on one line (not re-formatted: write it
-compact for a line that matches format_signal). Keys are lower_snake_case, at
-most once each, and come out in code point order. With no field the line has
-no payload. The payload is not checked against the kind'"'"'s schema: use the
-kind'"'"'s own function for that.'
+key=value makes a JSON string. key:=JSON takes one JSON value on one line
+and writes it in the canonical form (as format_signal does): no white space,
+strings re-escaped, object keys sorted by UTF-16 code units at every depth
+(an object of more than 64 members must come sorted; a key
+twice is refused), integers as their digits (-0 is 0), numbers with a
+fraction or an exponent as doubles (1.0 is 1, 1e21 is 1e+21). A double is
+written exactly when it has at most 15 significant digits and is
+zero or at least 1e-307 in size; any other is
+refused (write at most 15 digits, or an integer). :=JSON alone (no
+key) is the whole payload: one JSON object, {} included. Keys of key=value
+and key:=JSON are lower_snake_case, at most once each. With no field the
+line has no payload. --known refuses a KIND this library does not know
+(BLOCKED, COMPLETED, FAILED, PLAN_DRAFT, PLAN_READY, QUESTION); without it any ALL-CAPS KIND is written, for kinds newer
+than the library. The payload is not checked against the kind'"'"'s schema:
+the kind'"'"'s own function does that.'
 }
 
 # shellcheck disable=SC2016 # help text, printed as it is

@@ -6,6 +6,7 @@ shows the same texts on hover, so both read them here.
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from typing import NamedTuple
 
@@ -15,13 +16,29 @@ from .shell_signature import ASK_TIMEOUT_RULE, ASKED_KIND, Signature, ask_signat
 
 __all__ = [
     "FIXED_HELPERS",
+    "FLOAT_DIGITS",
+    "FLOAT_EXPONENT_MIN",
+    "MAX_SORTED_MEMBERS",
     "FixedHelper",
+    "emit_markers",
     "fixed_help",
     "help_text",
     "help_texts",
     "role_markers",
     "usage",
 ]
+
+
+FLOAT_DIGITS = sys.float_info.dig
+"""The most significant digits a ``key:=JSON`` double may have: a decimal of at
+most this many digits reads back unchanged from its double (in the normal
+range), so its own digits are Number::toString's shortest ones."""
+FLOAT_EXPONENT_MIN = sys.float_info.min_10_exp
+"""A nonzero ``key:=JSON`` double below 10^this in size is refused: near the
+subnormal range doubles hold fewer digits."""
+MAX_SORTED_MEMBERS = 64
+"""The most members a ``key:=JSON`` object may have with its keys out of
+order: the shell sorts them by insertion, so the cost stays bounded."""
 
 
 class FixedHelper(NamedTuple):
@@ -41,15 +58,25 @@ FIXED_HELPERS = (
     FixedHelper(
         "emit",
         True,
-        """Usage: bernstein_emit KIND [key=value | key:=JSON]...
+        """Usage: bernstein_emit [--known] KIND [key=value | key:=JSON]...
+       bernstein_emit [--known] KIND :=JSON
 
 Emit @PREFIX@KIND with the given fields, for any kind and for extras.
-key=value makes a JSON string; key:=JSON copies JSON verbatim after checking
-that it is exactly one JSON value on one line (not re-formatted: write it
-compact for a line that matches format_signal). Keys are lower_snake_case, at
-most once each, and come out in code point order. With no field the line has
-no payload. The payload is not checked against the kind's schema: use the
-kind's own function for that.""",
+key=value makes a JSON string. key:=JSON takes one JSON value on one line
+and writes it in the canonical form (as format_signal does): no white space,
+strings re-escaped, object keys sorted by UTF-16 code units at every depth
+(an object of more than @MAX_SORTED_MEMBERS@ members must come sorted; a key
+twice is refused), integers as their digits (-0 is 0), numbers with a
+fraction or an exponent as doubles (1.0 is 1, 1e21 is 1e+21). A double is
+written exactly when it has at most @FLOAT_DIGITS@ significant digits and is
+zero or at least 1e@FLOAT_EXPONENT_MIN@ in size; any other is
+refused (write at most @FLOAT_DIGITS@ digits, or an integer). :=JSON alone (no
+key) is the whole payload: one JSON object, {} included. Keys of key=value
+and key:=JSON are lower_snake_case, at most once each. With no field the
+line has no payload. --known refuses a KIND this library does not know
+(@KIND_NAMES_LIST@); without it any ALL-CAPS KIND is written, for kinds newer
+than the library. The payload is not checked against the kind's schema:
+the kind's own function does that.""",
     ),
     FixedHelper(
         "run",
@@ -101,17 +128,43 @@ an existing EXIT trap and run it after; other shells replace it).""",
 
 
 def role_markers(vocabulary: Vocabulary) -> dict[str, str]:
-    """``@QUESTION_ID@`` and the like: the field names the fixed helpers use.
+    """``@QUESTION_ID@`` and the like: the field names the fixed helpers use,
+    plus bernstein_emit's values (:func:`emit_markers`).
 
     A field name is lower_snake_case (load checks it), a word that needs no
-    quoting in a case pattern, an option or a JSON key.
+    quoting in a case pattern, an option or a JSON key. The shell emitter
+    applies these markers to the whole library and to the fixed helpers' help.
     """
-    markers = {}
+    markers = emit_markers(vocabulary)
     for role in ROLES:
         found = role_field(vocabulary, role.document, role.name)
         if found is not None:
             markers[f"@{role.constant}@"] = found
     return markers
+
+
+def emit_markers(vocabulary: Vocabulary) -> dict[str, str]:
+    """bernstein_emit's values: the known kinds and their fields' JSON types
+    (``--known``), and the canonical number and key-order rules of ``key:=JSON``.
+
+    Kind names are ALL-CAPS, field names lower_snake_case and types JSON
+    Schema's type names (load checks them): words that need no quoting in a
+    case pattern nor in single quotes.
+    """
+    names = sorted(kind.name for kind in vocabulary.kinds)
+    return {
+        "@KIND_NAMES_CASE@": " | ".join(names),
+        "@KIND_NAMES_LIST@": ", ".join(names),
+        "@FLOAT_DIGITS@": str(FLOAT_DIGITS),
+        "@FLOAT_EXPONENT_MIN@": str(FLOAT_EXPONENT_MIN),
+        "@MAX_SORTED_MEMBERS@": str(MAX_SORTED_MEMBERS),
+        "@KIND_FIELD_TYPES@": "\n".join(
+            f"    {kind.name}.{prop.name}) _bsig_y=' {' '.join(prop.types)} ' ;;"
+            for kind in sorted(vocabulary.kinds, key=lambda kind: kind.name)
+            for prop in kind.properties
+            if prop.types
+        ),
+    }
 
 
 def _wrap(text: str, indent: str) -> list[str]:

@@ -9,7 +9,8 @@ _bsig_skip_ws() {
 # becomes a printf (print in mksh) format that prints the decoded text, and
 # \u0000 fails too (no shell variable holds NUL). Linear in the length: a
 # short string without escapes is taken directly; any other is split once on
-# backslashes, each piece looked at a bounded number of times.
+# backslashes, each piece looked at a bounded number of times; each escape is
+# read by _bsig_jesc, as in key:=JSON.
 # shellcheck disable=SC2120,SC2141 # no arguments; IFS is a backslash on purpose
 _bsig_jstr() {
   # zsh splits unquoted expansions only with shwordsplit (until this returns).
@@ -40,36 +41,11 @@ _bsig_jstr() {
     _bsig_jk=$((_bsig_jk + 1))
     if [ -n "$_bsig_esc1" ]; then
       # The piece after an escaping backslash: the escape, then literal text.
-      case $_bsig_x in
-        '')
-          # \\ : the next backslash was the escaped one; the next piece is literal.
-          [ -z "$_bsig_hi" ] || return 1
-          [ -z "$_bsig_decode" ] || _bsig_acc "\\\\"
-          _bsig_esc1=''
-          continue
-          ;;
-        \"* | /* | [bfnrt]*)
-          [ -z "$_bsig_hi" ] || return 1
-          if [ -n "$_bsig_decode" ]; then
-            case $_bsig_x in
-              \"*) _bsig_acc '"' ;;
-              /*) _bsig_acc / ;;
-              b*) _bsig_acc '\b' ;;
-              f*) _bsig_acc '\f' ;;
-              n*) _bsig_acc '\n' ;;
-              r*) _bsig_acc '\r' ;;
-              t*) _bsig_acc '\t' ;;
-            esac
-          fi
-          _bsig_x=${_bsig_x#?}
-          ;;
-        u*)
-          _bsig_x=${_bsig_x#u}
-          _bsig_hex4 || return 1
-          _bsig_code || return 1
-          ;;
-        *) return 1 ;;
-      esac
+      _bsig_jesc || {
+        [ "$?" -eq 3 ] || return 1
+        _bsig_esc1=''
+        continue
+      }
     elif [ -n "$_bsig_hi" ]; then
       return 1
     fi
@@ -109,6 +85,39 @@ _bsig_jstr() {
   return 1
 }
 
+# _bsig_jesc: the one reading of a JSON escape, for replies and key:=JSON.
+# _bsig_x is the piece of text after an escaping backslash: its escape is
+# read and handed to _bsig_jcp, and _bsig_x becomes the literal text after
+# it. Status 1: not a valid escape; 3: the piece is empty, so the escape was
+# \\ and the next piece is literal text.
+_bsig_jesc() {
+  case $_bsig_x in
+    '')
+      [ -z "$_bsig_hi" ] || return 1
+      _bsig_cp=92
+      _bsig_jcp || return 1
+      return 3
+      ;;
+    \"*) _bsig_cp=34 ;;
+    /*) _bsig_cp=47 ;;
+    b*) _bsig_cp=8 ;;
+    f*) _bsig_cp=12 ;;
+    n*) _bsig_cp=10 ;;
+    r*) _bsig_cp=13 ;;
+    t*) _bsig_cp=9 ;;
+    u*)
+      _bsig_x=${_bsig_x#u}
+      _bsig_hex4 || return 1
+      _bsig_code
+      return
+      ;;
+    *) return 1 ;;
+  esac
+  [ -z "$_bsig_hi" ] || return 1
+  _bsig_x=${_bsig_x#?}
+  _bsig_jcp
+}
+
 # _bsig_fmt TEXT: _bsig_f becomes TEXT as a format: printf needs %% for %.
 _bsig_fmt() {
   _bsig_f=$1
@@ -143,8 +152,8 @@ _bsig_hex4() {
 
 # _bsig_code: the code unit _bsig_cp of a \u escape. A high surrogate waits in
 # _bsig_hi for the low one, which must be the very next escape (nothing
-# between); a low one alone, \u0000 when decoding, or a high one not followed
-# by a low one fail. When decoding, the UTF-8 bytes go into the format.
+# between); a low one alone, or a high one not followed by a low one fail.
+# The character goes to _bsig_jcp.
 _bsig_code() {
   if [ -n "$_bsig_hi" ]; then
     [ "$_bsig_cp" -ge 56320 ] && [ "$_bsig_cp" -le 57343 ] || return 1
@@ -158,9 +167,7 @@ _bsig_code() {
   elif [ "$_bsig_cp" -ge 56320 ] && [ "$_bsig_cp" -le 57343 ]; then
     return 1
   fi
-  [ -n "$_bsig_decode" ] || return 0
-  [ "$_bsig_cp" -ne 0 ] || return 1
-  _bsig_utf8 "$_bsig_cp"
+  _bsig_jcp
 }
 
 # _bsig_utf8 CODE: append the UTF-8 bytes of CODE to the format, as octal escapes.
@@ -203,14 +210,23 @@ _bsig_render() {
   _bsig_dec=${_bsig_dec%x}
 }
 
+# -- key:=JSON: checked and written in canonical form (spec/canonical-form.md) -----
+
 # _bsig_jnum: consume the JSON number at the start of _bsig_s, within the
-# binding's limits: an integer has at most @MAX_INTEGER_DIGITS@ digits, and a
-# number with a fraction or an exponent must not round to infinity as a double.
+# binding's limits, and write it canonically into _bsig_jno. An integer (no
+# fraction, no exponent) keeps its digits (at most @MAX_INTEGER_DIGITS@; -0 is
+# 0). A number with a fraction or an exponent is a double, written as
+# ECMAScript's Number::toString: exact here for at most @FLOAT_DIGITS@ significant
+# digits and a decimal exponent from @FLOAT_EXPONENT_MIN@ (a decimal of that many
+# digits reads back from its double unchanged, so its own digits are the
+# shortest); past that _bsig_jerr says why. A double must not round to infinity.
 _bsig_jnum() {
   _bsig_q=${_bsig_s%%[!0123456789eE.+-]*}
   _bsig_s=${_bsig_s#"$_bsig_q"}
+  _bsig_jtok=$_bsig_q _bsig_sg=''
+  case $_bsig_q in -*) _bsig_sg=- ;; esac
   _bsig_q=${_bsig_q#-}
-  _bsig_ni=${_bsig_q%%[!0123456789]*} _bsig_nf='' _bsig_ne='' _bsig_es=''
+  _bsig_ni=${_bsig_q%%[!0123456789]*} _bsig_nf='' _bsig_ne='' _bsig_es='' _bsig_nx=''
   case $_bsig_ni in 0 | [123456789]*) ;; *) return 1 ;; esac
   case $_bsig_ni in 0?*) return 1 ;; esac
   _bsig_q=${_bsig_q#"$_bsig_ni"}
@@ -219,6 +235,7 @@ _bsig_jnum() {
       _bsig_q=${_bsig_q#.}
       _bsig_nf=${_bsig_q%%[!0123456789]*}
       _bsig_q=${_bsig_q#"$_bsig_nf"}
+      _bsig_nx=1
       ;;
   esac
   case $_bsig_q in
@@ -229,29 +246,48 @@ _bsig_jnum() {
       _bsig_ne=${_bsig_q%%[!0123456789]*}
       [ -n "$_bsig_ne" ] || return 1
       _bsig_q=${_bsig_q#"$_bsig_ne"}
+      _bsig_nx=1
       ;;
   esac
   [ -z "$_bsig_q" ] || return 1
-  if [ -z "$_bsig_nf" ] && [ -z "$_bsig_ne" ]; then
-    [ "${#_bsig_ni}" -le @MAX_INTEGER_DIGITS@ ]
-    return
+  _bsig_x=$_bsig_jtok
+  [ "${#_bsig_x}" -le 40 ] || _bsig_x="${_bsig_x%"${_bsig_x#????????????????????????????????????????}"}..."
+  if [ -z "$_bsig_nx" ]; then
+    if [ "${#_bsig_ni}" -gt @MAX_INTEGER_DIGITS@ ]; then
+      _bsig_jerr="integer $_bsig_x has more than @MAX_INTEGER_DIGITS@ digits, more than readers accept"
+      return 1
+    fi
+    _bsig_jno=$_bsig_sg$_bsig_ni
+    [ "$_bsig_ni" != 0 ] || _bsig_jno=0
+    return 0
   fi
-  _bsig_finite
+  if ! _bsig_finite; then
+    _bsig_jerr="number $_bsig_x is past the double range (it reads as infinity, which JSON cannot carry)"
+    return 1
+  fi
+  _bsig_double
 }
 
 # _bsig_finite: is the number in _bsig_ni._bsig_nf e _bsig_es _bsig_ne below
 # the least value a double rounds to infinity (as Python's float() decides)?
 # That value is 0.D x 10^E with D and E from the emitter; the number is
-# 0.d x 10^e with d its digits without leading zeros.
+# 0.d x 10^e with d its digits without leading zeros (_bsig_d, exponent
+# _bsig_e; _bsig_d empty for zero).
 _bsig_finite() {
   _bsig_d=$_bsig_ni$_bsig_nf
   _bsig_z=${_bsig_d%%[!0]*}
-  [ "$_bsig_z" != "$_bsig_d" ] || return 0
+  _bsig_e=0
+  if [ "$_bsig_z" = "$_bsig_d" ]; then
+    _bsig_d=''
+    return 0
+  fi
   _bsig_d=${_bsig_d#"$_bsig_z"}
   _bsig_ne=${_bsig_ne#"${_bsig_ne%%[!0]*}"}
   if [ "${#_bsig_ne}" -gt 8 ]; then
-    [ "$_bsig_es" = - ]
-    return
+    # Far below the double range: a refusal for _bsig_double to explain.
+    [ "$_bsig_es" = - ] || return 1
+    _bsig_e=-999999999
+    return 0
   fi
   _bsig_e=$((${#_bsig_ni} - ${#_bsig_z} + $_bsig_es${_bsig_ne:-0}))
   [ "$_bsig_e" -le @FLOAT_LIMIT_EXPONENT@ ] || return 1
@@ -259,7 +295,47 @@ _bsig_finite() {
   _bsig_lt "$_bsig_d" @FLOAT_LIMIT_DIGITS@
 }
 
-# _bsig_lt A B: is A before B in byte order (digits here)?
+# _bsig_double: _bsig_jno becomes the double 0._bsig_d x 10^_bsig_e (sign
+# _bsig_sg) as Number::toString writes it, or _bsig_jerr says why it cannot be
+# (_bsig_x: the number as given, cut for the message).
+_bsig_double() {
+  if [ -z "$_bsig_d" ]; then
+    _bsig_jno=0
+    return 0
+  fi
+  _bsig_d=${_bsig_d%"${_bsig_d##*[!0]}"}
+  if [ "${#_bsig_d}" -gt @FLOAT_DIGITS@ ]; then
+    _bsig_jerr="number $_bsig_x has more than @FLOAT_DIGITS@ significant digits: the shell helpers cannot round it as a double; write at most @FLOAT_DIGITS@, or an integer"
+    return 1
+  fi
+  if [ "$_bsig_e" -le @FLOAT_EXPONENT_MIN@ ]; then
+    _bsig_jerr="number $_bsig_x is below 1e@FLOAT_EXPONENT_MIN@, where doubles lose digits: the shell helpers cannot round it; write 0 or a larger number"
+    return 1
+  fi
+  # Number::toString with k digits and the point after digit n (= _bsig_e).
+  if [ "$_bsig_e" -ge "${#_bsig_d}" ] && [ "$_bsig_e" -le 21 ]; then
+    _bsig_times $((_bsig_e - ${#_bsig_d})) 0
+    _bsig_jno=$_bsig_d$_bsig_r
+  elif [ "$_bsig_e" -gt 0 ] && [ "$_bsig_e" -le 21 ]; then
+    # The first _bsig_e digits, one at a time (at most 15).
+    _bsig_x=$_bsig_d _bsig_y='' _bsig_dk=0
+    while [ "$_bsig_dk" -lt "$_bsig_e" ]; do
+      _bsig_y=$_bsig_y${_bsig_x%"${_bsig_x#?}"} _bsig_x=${_bsig_x#?} _bsig_dk=$((_bsig_dk + 1))
+    done
+    _bsig_jno=$_bsig_y.$_bsig_x
+  elif [ "$_bsig_e" -gt -6 ] && [ "$_bsig_e" -le 0 ]; then
+    _bsig_times $((-_bsig_e)) 0
+    _bsig_jno=0.$_bsig_r$_bsig_d
+  else
+    _bsig_x=${_bsig_d#?}
+    [ -z "$_bsig_x" ] || _bsig_x=.$_bsig_x
+    if [ "$_bsig_e" -gt 0 ]; then _bsig_y=+$((_bsig_e - 1)); else _bsig_y=$((_bsig_e - 1)); fi
+    _bsig_jno=${_bsig_d%"${_bsig_d#?}"}${_bsig_x}e$_bsig_y
+  fi
+  _bsig_jno=$_bsig_sg$_bsig_jno
+}
+
+# _bsig_lt A B: is A before B in byte order?
 case $_bsig_sh in
   zsh) _bsig_lt() { eval '[[ $1 < $2 ]]'; } ;;
   *)
@@ -268,19 +344,23 @@ case $_bsig_sh in
     ;;
 esac
 
-# _bsig_jvalue TEXT: is TEXT exactly one JSON value on one line (JSON
+# _bsig_jvalue TEXT [DEPTH]: is TEXT exactly one JSON value on one line (JSON
 # whitespace limited to space and tab, as in the grammar) that a reader
-# accepts: nesting at most @MAX_VALUE_DEPTH@ deep (the payload around it is
-# one more level), numbers as _bsig_jnum says, no lone surrogate, escaped or
-# as raw UTF-8 bytes (ED A0..BF). Linear in the length: TEXT is split once on
-# backslashes (escapes), each piece once on quotes (strings), the text
-# outside strings once on white space and commas; the tokens of what is left
-# between two commas are read one at a time.
+# accepts: nesting at most DEPTH deep (default @MAX_VALUE_DEPTH@: the payload
+# around a key:= value is one more level), numbers as _bsig_jnum says, no lone surrogate, escaped or
+# as raw UTF-8 bytes (ED A0..BF)? If so, _bsig_j becomes its canonical text;
+# if not, _bsig_jerr may say why (else it is empty). Linear in the length:
+# TEXT is split once on backslashes (escapes), each piece once on quotes
+# (strings), the text outside strings once on white space and commas; the
+# tokens of what is left between two commas are read one at a time. Only an
+# object's members out of order cost more: at most @MAX_SORTED_MEMBERS@ are sorted.
 # shellcheck disable=SC2141 # IFS is a backslash on purpose
 _bsig_jvalue() {
   # zsh splits unquoted expansions only with shwordsplit (until this returns).
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
   _bsig_stack='' _bsig_want=v _bsig_decode='' _bsig_instr='' _bsig_esc1='' _bsig_hi=''
+  _bsig_jerr='' _bsig_strkey='' _bsig_jd=0 _bsig_w='' _bsig_wn=0 _bsig_jmax=${2:-@MAX_VALUE_DEPTH@}
+  _bsig_jX0='' _bsig_jW0='' _bsig_jV0='' _bsig_jVn0=0 _bsig_jWn0=0
   case $1 in
     *"$_bsig_nl"* | *"$_bsig_cr"* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) return 1 ;;
     # A backslash can only be inside a string, never last.
@@ -299,35 +379,24 @@ _bsig_jvalue() {
     elif [ -n "$_bsig_esc1" ]; then
       # A backslash before this piece: an escape, inside a string only.
       [ -n "$_bsig_instr" ] || return 1
-      case $_bsig_x in
-        '')
-          [ -z "$_bsig_hi" ] || return 1
-          _bsig_esc1=''
-          continue
-          ;;
-        \"* | /* | [bfnrt]*)
-          [ -z "$_bsig_hi" ] || return 1
-          _bsig_x=${_bsig_x#?}
-          ;;
-        u*)
-          _bsig_x=${_bsig_x#u}
-          _bsig_hex4 || return 1
-          _bsig_code || return 1
-          ;;
-        *) return 1 ;;
-      esac
+      _bsig_jesc || {
+        [ "$?" -eq 3 ] || return 1
+        _bsig_esc1=''
+        continue
+      }
     elif [ -n "$_bsig_hi" ]; then
       return 1
     fi
     _bsig_esc1=1
     _bsig_jquotes "$_bsig_x" || return 1
   done
-  [ "$_bsig_want" = n ] && [ -z "$_bsig_stack" ] && [ -z "$_bsig_instr" ]
+  [ "$_bsig_want" = n ] && [ -z "$_bsig_stack" ] && [ -z "$_bsig_instr" ] || return 1
+  _bsig_jtake
 }
 
 # _bsig_jquotes TEXT: a piece of a key:= value without backslashes: each quote
-# opens or closes a string; text in a string is checked, text outside read
-# as structure.
+# opens or closes a string; text in a string is checked and written, text
+# outside read as structure.
 _bsig_jquotes() {
   IFS=\"
   # shellcheck disable=SC2086 # split on purpose; y keeps a last empty piece
@@ -341,19 +410,30 @@ _bsig_jquotes() {
       if [ -n "$_bsig_instr" ]; then
         [ -z "$_bsig_hi" ] || return 1
         _bsig_instr=''
-        if [ -n "$_bsig_strkey" ]; then _bsig_want=c; else _bsig_want=n; fi
+        _bsig_jput '"'
+        if [ -n "$_bsig_strkey" ]; then
+          _bsig_want=c
+          _bsig_jkey || return 1
+        else
+          _bsig_want=n
+        fi
       else
         case $_bsig_want in
           v | a) _bsig_strkey='' ;;
-          o | k) _bsig_strkey=1 ;;
+          o | k) _bsig_strkey=1 && _bsig_acc_start ;;
           *) return 1 ;;
         esac
         _bsig_instr=1
+        _bsig_jput '"'
       fi
     fi
     if [ -n "$_bsig_instr" ]; then
       [ -z "$_bsig_hi" ] || [ -z "$_bsig_sp" ] || return 1
       case $_bsig_sp in *["$_bsig_ctl"]*) return 1 ;; esac
+      if [ -n "$_bsig_sp" ]; then
+        _bsig_jput "$_bsig_sp"
+        [ -z "$_bsig_strkey" ] || _bsig_acc "$_bsig_sp"
+      fi
     else
       # Short structure (most of it: `":`, `, "`) is read token by token at once.
       case ${#_bsig_sp} in
@@ -384,8 +464,8 @@ _bsig_jstruct() {
     if [ "$_bsig_ci" -gt 1 ]; then
       [ "$_bsig_want" = n ] || return 1
       case $_bsig_stack in
-        \{*) _bsig_want=k ;;
-        \[*) _bsig_want=v ;;
+        \{*) _bsig_want=k && _bsig_jmember ;;
+        \[*) _bsig_want=v && _bsig_jput , ;;
         *) return 1 ;;
       esac
     fi
@@ -404,27 +484,37 @@ _bsig_jtokens() {
       v | a)
         case $_bsig_s in
           \{*)
-            [ "${#_bsig_stack}" -lt @MAX_VALUE_DEPTH@ ] || return 1
+            [ "${#_bsig_stack}" -lt "$_bsig_jmax" ] || return 1
             _bsig_stack="{$_bsig_stack" _bsig_want=o _bsig_s=${_bsig_s#?}
+            _bsig_jopen
             ;;
           \[*)
-            [ "${#_bsig_stack}" -lt @MAX_VALUE_DEPTH@ ] || return 1
+            [ "${#_bsig_stack}" -lt "$_bsig_jmax" ] || return 1
             _bsig_stack="[$_bsig_stack" _bsig_want=a _bsig_s=${_bsig_s#?}
+            _bsig_jput '['
             ;;
-          true*) _bsig_s=${_bsig_s#true} _bsig_want=n ;;
-          false*) _bsig_s=${_bsig_s#false} _bsig_want=n ;;
-          null*) _bsig_s=${_bsig_s#null} _bsig_want=n ;;
-          [-0123456789]*) _bsig_jnum || return 1; _bsig_want=n ;;
+          true*) _bsig_s=${_bsig_s#true} _bsig_want=n && _bsig_jput true ;;
+          false*) _bsig_s=${_bsig_s#false} _bsig_want=n && _bsig_jput false ;;
+          null*) _bsig_s=${_bsig_s#null} _bsig_want=n && _bsig_jput null ;;
+          [-0123456789]*)
+            _bsig_jnum || return 1
+            _bsig_want=n
+            _bsig_jput "$_bsig_jno"
+            ;;
           \]*)
             [ "$_bsig_want" = a ] || return 1
             _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?}
+            _bsig_jput ']'
             ;;
           *) return 1 ;;
         esac
         ;;
       o)
         case $_bsig_s in
-          \}*) _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?} ;;
+          \}*)
+            _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?}
+            _bsig_jclose || return 1
+            ;;
           *) return 1 ;;
         esac
         ;;
@@ -433,9 +523,14 @@ _bsig_jtokens() {
         ;;
       n)
         case ${_bsig_stack%"${_bsig_stack#?}"}$_bsig_s in
-          \{,*) _bsig_want=k _bsig_s=${_bsig_s#?} ;;
-          \[,*) _bsig_want=v _bsig_s=${_bsig_s#?} ;;
-          \{\}* | \[\]*) _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?} ;;
+          \{,*) _bsig_want=k _bsig_s=${_bsig_s#?} && _bsig_jmember ;;
+          \[,*) _bsig_want=v _bsig_s=${_bsig_s#?} && _bsig_jput , ;;
+          \{\}*)
+            _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?}
+            _bsig_jmember
+            _bsig_jclose || return 1
+            ;;
+          \[\]*) _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?} && _bsig_jput ']' ;;
           *) return 1 ;;
         esac
         ;;
@@ -443,6 +538,232 @@ _bsig_jtokens() {
     esac
   done
 }
+
+# -- the text being built: one level per open object ---------------------------------
+# Level 0 is the whole value; level N (N objects open) holds the member of the
+# innermost object being read. A member's key and value are kept apart until
+# the object closes, then written in key order into the level below. Each
+# level appends through buffers flushed into bigger ones (as _bsig_acc does),
+# so every byte is copied a bounded number of times per level.
+
+# _bsig_jput TEXT: append TEXT at the current level.
+_bsig_jput() {
+  _bsig_w=$_bsig_w$1
+  _bsig_wn=$((_bsig_wn + 1))
+  [ "$_bsig_wn" -lt 16 ] || _bsig_jflush
+}
+
+# _bsig_jflush: the small buffer into the current level's buffers.
+_bsig_jflush() {
+  _bsig_wn=0
+  [ -n "$_bsig_w" ] || return 0
+  eval "_bsig_jV$_bsig_jd=\$_bsig_jV$_bsig_jd\$_bsig_w _bsig_jVn$_bsig_jd=\$((_bsig_jVn$_bsig_jd + 1))"
+  _bsig_w=''
+  eval "_bsig_y=\$_bsig_jVn$_bsig_jd"
+  [ "$_bsig_y" -ge 16 ] || return 0
+  eval "_bsig_jW$_bsig_jd=\$_bsig_jW$_bsig_jd\$_bsig_jV$_bsig_jd _bsig_jV$_bsig_jd='' _bsig_jVn$_bsig_jd=0"
+  eval "_bsig_jWn$_bsig_jd=\$((_bsig_jWn$_bsig_jd + 1)) _bsig_y=\$_bsig_jWn$_bsig_jd"
+  [ "$_bsig_y" -ge 16 ] || return 0
+  eval "_bsig_jX$_bsig_jd=\$_bsig_jX$_bsig_jd\$_bsig_jW$_bsig_jd _bsig_jW$_bsig_jd='' _bsig_jWn$_bsig_jd=0"
+}
+
+# _bsig_jtake: the current level's text into _bsig_j; the level is empty again.
+_bsig_jtake() {
+  _bsig_jflush
+  eval "_bsig_j=\$_bsig_jX$_bsig_jd\$_bsig_jW$_bsig_jd\$_bsig_jV$_bsig_jd"
+  eval "_bsig_jX$_bsig_jd='' _bsig_jW$_bsig_jd='' _bsig_jV$_bsig_jd='' _bsig_jVn$_bsig_jd=0 _bsig_jWn$_bsig_jd=0"
+}
+
+# _bsig_jopen: an object opens: a new level, no member yet, in order so far.
+_bsig_jopen() {
+  _bsig_jflush
+  _bsig_jd=$((_bsig_jd + 1))
+  eval "_bsig_jn$_bsig_jd=0 _bsig_jo$_bsig_jd=1"
+  eval "_bsig_jX$_bsig_jd='' _bsig_jW$_bsig_jd='' _bsig_jV$_bsig_jd='' _bsig_jVn$_bsig_jd=0 _bsig_jWn$_bsig_jd=0"
+}
+
+# _bsig_jkey: a key has closed: its written text and its sort key (in
+# _bsig_acc: the characters, with controls as \001 and two digits, and EE/EF
+# lead bytes as F8/F9 so that byte order is UTF-16 code unit order) are kept
+# as the object's next member; a key equal to the one before is refused, one
+# before it marks the object for sorting.
+_bsig_jkey() {
+  _bsig_acc_end
+  [ -n "$_bsig_jB32" ] || _bsig_jbytes_init
+  # shellcheck disable=SC2154 # _bsig_jbytes_init sets _bsig_jB32 to _bsig_jB255
+  case $_bsig_j in
+    *"$_bsig_jB238"* | *"$_bsig_jB239"*)
+      _bsig_repl "$_bsig_jB238" "$_bsig_jB248"
+      _bsig_repl "$_bsig_jB239" "$_bsig_jB249"
+      ;;
+  esac
+  _bsig_kc=$_bsig_j
+  _bsig_jtake
+  eval "_bsig_jm=\$((_bsig_jn$_bsig_jd + 1))"
+  eval "_bsig_jn$_bsig_jd=\$_bsig_jm _bsig_jK${_bsig_jd}_$_bsig_jm=\$_bsig_kc _bsig_jT${_bsig_jd}_$_bsig_jm=\$_bsig_j"
+  [ "$_bsig_jm" -gt 1 ] || return 0
+  eval "_bsig_y=\$_bsig_jo$_bsig_jd"
+  [ -n "$_bsig_y" ] || return 0
+  eval "_bsig_y=\$_bsig_jK${_bsig_jd}_$((_bsig_jm - 1))"
+  if [ "$_bsig_y" = "$_bsig_kc" ]; then
+    _bsig_jerr="key $_bsig_j given twice in one object"
+    return 1
+  fi
+  _bsig_lt "$_bsig_kc" "$_bsig_y" || return 0
+  eval "_bsig_y=\$_bsig_jT${_bsig_jd}_$((_bsig_jm - 1))"
+  eval "_bsig_jo$_bsig_jd='' _bsig_jF$_bsig_jd=\"\$_bsig_j before \$_bsig_y\""
+}
+
+# _bsig_jmember: the member being read ends: its value's text is kept.
+_bsig_jmember() {
+  _bsig_jtake
+  eval "_bsig_jm=\$_bsig_jn$_bsig_jd"
+  eval "_bsig_jA${_bsig_jd}_$_bsig_jm=\$_bsig_j"
+}
+
+# _bsig_jclose: the innermost object closes: its members, in key order, go
+# into the level below as one object.
+_bsig_jclose() {
+  _bsig_jl=$_bsig_jd _bsig_jc=0
+  eval "_bsig_jc=\$_bsig_jn$_bsig_jl"
+  eval "_bsig_y=\$_bsig_jo$_bsig_jl"
+  _bsig_jorder=''
+  if [ -n "$_bsig_y" ]; then
+    _bsig_jm=0
+    while [ "$_bsig_jm" -lt "$_bsig_jc" ]; do
+      _bsig_jm=$((_bsig_jm + 1))
+      _bsig_jorder="$_bsig_jorder $_bsig_jm"
+    done
+  else
+    _bsig_jsort || return 1
+  fi
+  _bsig_jd=$((_bsig_jl - 1))
+  _bsig_jput '{'
+  _bsig_y=''
+  for _bsig_jm in $_bsig_jorder; do
+    eval "_bsig_x=\$_bsig_jT${_bsig_jl}_$_bsig_jm _bsig_q=\$_bsig_jA${_bsig_jl}_$_bsig_jm"
+    eval "_bsig_jT${_bsig_jl}_$_bsig_jm='' _bsig_jA${_bsig_jl}_$_bsig_jm='' _bsig_jK${_bsig_jl}_$_bsig_jm=''"
+    # The payload's own fields (bernstein_emit --known KIND :=JSON): their types.
+    if [ -n "$_bsig_jkind" ] && [ "$_bsig_jl" -eq 1 ]; then
+      _bsig_jsep=$_bsig_y _bsig_jkt=${_bsig_x#\"}
+      _bsig_jfield "$_bsig_jkind" "${_bsig_jkt%\"}" "$_bsig_q" || { _bsig_jerr=field; return 1; }
+      _bsig_x=\"$_bsig_jkt _bsig_y=$_bsig_jsep
+    fi
+    _bsig_jput "$_bsig_y$_bsig_x:"
+    _bsig_jput "$_bsig_q"
+    _bsig_y=,
+  done
+  _bsig_jput '}'
+  _bsig_x='' _bsig_q=''
+}
+
+# _bsig_jsort: _bsig_jorder becomes the members of level _bsig_jl in key
+# order, by insertion: at most @MAX_SORTED_MEMBERS@ members, so the cost stays
+# bounded; a bigger object must come with its keys in order.
+_bsig_jsort() {
+  if [ "$_bsig_jc" -gt @MAX_SORTED_MEMBERS@ ]; then
+    eval "_bsig_y=\$_bsig_jF$_bsig_jl"
+    _bsig_jerr="an object of more than @MAX_SORTED_MEMBERS@ members must have its keys in canonical order (UTF-16 code units): $_bsig_y"
+    return 1
+  fi
+  _bsig_jm=0
+  while [ "$_bsig_jm" -lt "$_bsig_jc" ]; do
+    _bsig_jm=$((_bsig_jm + 1))
+    eval "_bsig_kc=\$_bsig_jK${_bsig_jl}_$_bsig_jm"
+    _bsig_jb='' _bsig_ja=''
+    for _bsig_e in $_bsig_jorder; do
+      if [ -z "$_bsig_ja" ]; then
+        eval "_bsig_y=\$_bsig_jK${_bsig_jl}_$_bsig_e"
+        if [ "$_bsig_y" = "$_bsig_kc" ]; then
+          eval "_bsig_y=\$_bsig_jT${_bsig_jl}_$_bsig_jm"
+          _bsig_jerr="key $_bsig_y given twice in one object"
+          return 1
+        fi
+        ! _bsig_lt "$_bsig_kc" "$_bsig_y" || _bsig_ja=" $_bsig_jm"
+      fi
+      if [ -n "$_bsig_ja" ]; then _bsig_ja="$_bsig_ja $_bsig_e"; else _bsig_jb="$_bsig_jb $_bsig_e"; fi
+    done
+    [ -n "$_bsig_ja" ] || _bsig_ja=" $_bsig_jm"
+    _bsig_jorder=$_bsig_jb$_bsig_ja
+  done
+}
+
+# _bsig_jcp: the character _bsig_cp of an escape. Decoding a reply: its UTF-8
+# bytes go into the format (U+0000 fails). Writing key:=JSON: its canonical
+# form (spec rule 3) goes into the text, and into a key's sort key.
+_bsig_jcp() {
+  if [ -n "$_bsig_decode" ]; then
+    [ "$_bsig_cp" -ne 0 ] || return 1
+    _bsig_utf8 "$_bsig_cp"
+    return 0
+  fi
+  case $_bsig_cp in
+    34) _bsig_jput '\"' && _bsig_y='"' ;;
+    92) _bsig_jput \\\\ && _bsig_y=\\ ;;
+    8) _bsig_jput '\b' && _bsig_y=${_bsig_c1}08 ;;
+    9) _bsig_jput '\t' && _bsig_y=${_bsig_c1}09 ;;
+    10) _bsig_jput '\n' && _bsig_y=${_bsig_c1}10 ;;
+    12) _bsig_jput '\f' && _bsig_y=${_bsig_c1}12 ;;
+    13) _bsig_jput '\r' && _bsig_y=${_bsig_c1}13 ;;
+    133) _bsig_jput '\u0085' && _bsig_y=$_bsig_u85 ;;
+    8232) _bsig_jput '\u2028' && _bsig_y=$_bsig_u2028 ;;
+    8233) _bsig_jput '\u2029' && _bsig_y=$_bsig_u2029 ;;
+    ? | [12]? | 3[01])
+      _bsig_hx $((_bsig_cp >> 4))
+      _bsig_y=$_bsig_h
+      _bsig_hx $((_bsig_cp & 15))
+      _bsig_jput "\\u00$_bsig_y$_bsig_h"
+      _bsig_y=$_bsig_c1$((_bsig_cp / 10))$((_bsig_cp % 10))
+      ;;
+    *)
+      _bsig_jbytes "$_bsig_cp"
+      _bsig_jput "$_bsig_y"
+      ;;
+  esac
+  [ -z "$_bsig_strkey" ] || _bsig_acc "$_bsig_y"
+}
+
+# _bsig_hx N: _bsig_h becomes the lowercase hex digit of N (0 to 15).
+_bsig_hx() {
+  case $1 in
+    10) _bsig_h=a ;; 11) _bsig_h=b ;; 12) _bsig_h=c ;; 13) _bsig_h=d ;; 14) _bsig_h=e ;; 15) _bsig_h=f ;;
+    *) _bsig_h=$1 ;;
+  esac
+}
+
+# _bsig_jbytes CODE: _bsig_y becomes the UTF-8 bytes of CODE (32 or more),
+# from one variable per byte, made once (one printf) at first use.
+_bsig_jbytes() {
+  [ -n "$_bsig_jB32" ] || _bsig_jbytes_init
+  if [ "$1" -lt 128 ]; then
+    eval "_bsig_y=\$_bsig_jB$1"
+  elif [ "$1" -lt 2048 ]; then
+    eval "_bsig_y=\$_bsig_jB$((192 | ($1 >> 6)))\$_bsig_jB$((128 | ($1 & 63)))"
+  elif [ "$1" -lt 65536 ]; then
+    eval "_bsig_y=\$_bsig_jB$((224 | ($1 >> 12)))\$_bsig_jB$((128 | (($1 >> 6) & 63)))\$_bsig_jB$((128 | ($1 & 63)))"
+  else
+    eval "_bsig_y=\$_bsig_jB$((240 | ($1 >> 18)))\$_bsig_jB$((128 | (($1 >> 12) & 63)))\$_bsig_jB$((128 | (($1 >> 6) & 63)))\$_bsig_jB$((128 | ($1 & 63)))"
+  fi
+}
+
+# _bsig_jbytes_init: _bsig_jB32 to _bsig_jB255, one byte each.
+_bsig_jbytes_init() {
+  _bsig_f='' _bsig_i=32
+  while [ "$_bsig_i" -lt 256 ]; do
+    _bsig_f="$_bsig_f$_bsig_oct$((_bsig_i >> 6))$(((_bsig_i >> 3) & 7))$((_bsig_i & 7))\\n"
+    _bsig_i=$((_bsig_i + 1))
+  done
+  _bsig_render
+  _bsig_i=32 _bsig_f=''
+  while [ "$_bsig_i" -lt 256 ]; do
+    eval "_bsig_jB$_bsig_i=\${_bsig_dec%%\"\$_bsig_nl\"*}"
+    _bsig_dec=${_bsig_dec#*"$_bsig_nl"}
+    _bsig_i=$((_bsig_i + 1))
+  done
+  _bsig_dec=''
+}
+_bsig_jB32=''
+_bsig_c1=${_bsig_ctl%"${_bsig_ctl#?}"}
 
 # _bsig_raw_surrogate TEXT: does TEXT hold a surrogate as UTF-8 bytes (ED
 # then A0..BF)? One scan per second byte: a bracket of raw high bytes is not
