@@ -8,7 +8,7 @@ Each handler takes the server first, named ``ls`` (how pygls passes it);
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from lsprotocol import types as lsp
 
@@ -16,22 +16,50 @@ from . import analysis, assist
 from .positions import edit_of
 
 if TYPE_CHECKING:
+    from ..runtime_vocabulary import RuntimeVocabulary
     from ._documents import DocumentServer
     from .server import SignalsLanguageServer
 
 __all__ = ["code_action", "completion", "hover", "register"]
 
 
-def hover(ls: SignalsLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
+_Answer_co = TypeVar("_Answer_co", covariant=True)
+
+
+class _Assist(Protocol[_Answer_co]):
+    """:func:`.assist.hover` or :func:`.assist.completions`."""
+
+    def __call__(
+        self,
+        document: str,
+        line: int,
+        column: int,
+        *,
+        shell: bool,
+        vocabulary: RuntimeVocabulary | None = None,
+    ) -> _Answer_co: ...
+
+
+def _at_cursor(
+    ls: SignalsLanguageServer,
+    params: lsp.HoverParams | lsp.CompletionParams,
+    answer: _Assist[_Answer_co],
+) -> _Answer_co:
+    """What ``answer`` says at the request's position, in the document's kind and vocabulary."""
     uri = params.text_document.uri
     line, column = ls.position(uri, params.position)
-    found = assist.hover(
+    return answer(
         ls.workspace.get_text_document(uri).source,
         line,
         column,
         shell=ls.is_shell(uri),
         vocabulary=ls.runtime_vocabulary(),
     )
+
+
+def hover(ls: SignalsLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    uri = params.text_document.uri
+    found = _at_cursor(ls, params, assist.hover)
     if found is None:
         return None
     return lsp.Hover(
@@ -42,14 +70,7 @@ def hover(ls: SignalsLanguageServer, params: lsp.HoverParams) -> lsp.Hover | Non
 
 def completion(ls: SignalsLanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList:
     uri = params.text_document.uri
-    line, column = ls.position(uri, params.position)
-    found = assist.completions(
-        ls.workspace.get_text_document(uri).source,
-        line,
-        column,
-        shell=ls.is_shell(uri),
-        vocabulary=ls.runtime_vocabulary(),
-    )
+    found = _at_cursor(ls, params, assist.completions)
     items = [
         lsp.CompletionItem(
             label=item.label,
