@@ -52,23 +52,20 @@ function compress(state, bytes, length) {
   state[4] = h4; state[5] = h5; state[6] = h6; state[7] = h7;
 }
 
-/** The SHA-256 digest (32 bytes) of the concatenation of `parts` (Uint8Arrays). */
-function digestParts(parts) {
-  let total = 0;
-  for (const part of parts) total += part.length;
-  const padded = (Math.floor((total + 8) / BLOCK) + 1) * BLOCK;
+/**
+ * The SHA-256 digest (32 bytes) of a message whose first `before` bytes (a multiple of
+ * 64) are already compressed into `from`, and whose rest is `message`.
+ */
+function digestFrom(from, before, message) {
+  const padded = (Math.floor((message.length + 8) / BLOCK) + 1) * BLOCK;
   const bytes = new Uint8Array(padded);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  bytes[total] = 0x80;
-  const bits = total * 8; // exact below 2**53: messages here are lines, far below that
+  bytes.set(message);
+  bytes[message.length] = 0x80;
+  const bits = (before + message.length) * 8; // exact below 2**53: lines are far shorter
   const view = new DataView(bytes.buffer);
   view.setUint32(padded - 8, Math.floor(bits / 0x100000000));
   view.setUint32(padded - 4, bits >>> 0);
-  const state = new Int32Array(INITIAL);
+  const state = from.slice();
   compress(state, bytes, padded);
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
@@ -83,21 +80,37 @@ function bytesOf(value, name) {
 
 /** SHA-256 of `message` (a Uint8Array): 32 bytes. */
 export function sha256(message) {
-  return digestParts([bytesOf(message, "the message")]);
+  return digestFrom(new Int32Array(INITIAL), 0, bytesOf(message, "the message"));
+}
+
+/**
+ * An HMAC-SHA256 key made ready once (its padded blocks compressed), for a key that
+ * signs many messages, as a run's key does.
+ */
+export function hmacKey(key) {
+  let block = bytesOf(key, "the key");
+  if (block.length > BLOCK) block = sha256(block);
+  const pads = { inner: 0x36, outer: 0x5c };
+  const ready = {};
+  for (const [name, pad] of Object.entries(pads)) {
+    const padded = new Uint8Array(BLOCK).fill(pad);
+    for (let i = 0; i < block.length; i++) padded[i] ^= block[i];
+    const state = new Int32Array(INITIAL);
+    compress(state, padded, BLOCK);
+    ready[name] = state;
+  }
+  return Object.freeze(ready);
+}
+
+/** HMAC-SHA256 of `message` under a key hmacKey made ready: 32 bytes. */
+export function hmacWithKey(ready, message) {
+  const inner = digestFrom(ready.inner, BLOCK, bytesOf(message, "the message"));
+  return digestFrom(ready.outer, BLOCK, inner);
 }
 
 /** HMAC-SHA256 of `message` under `key` (both Uint8Array): 32 bytes. */
 export function hmacSha256(key, message) {
-  let block = bytesOf(key, "the key");
-  bytesOf(message, "the message");
-  if (block.length > BLOCK) block = sha256(block);
-  const inner = new Uint8Array(BLOCK).fill(0x36);
-  const outer = new Uint8Array(BLOCK).fill(0x5c);
-  for (let i = 0; i < block.length; i++) {
-    inner[i] ^= block[i];
-    outer[i] ^= block[i];
-  }
-  return digestParts([outer, digestParts([inner, message])]);
+  return hmacWithKey(hmacKey(key), message);
 }
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));

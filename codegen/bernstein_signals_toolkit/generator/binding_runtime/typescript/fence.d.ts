@@ -1,14 +1,10 @@
+import type { KIND_NOT_ALLOWED, REPLAYED_SIGNAL, UNAUTHENTICATED_SIGNAL } from "./fence_rules.js";
 import type { SignalKind } from "./kinds.js";
 import type { SignalPayloadMap } from "./payloads.js";
 import type { StreamSignal } from "./signals.js";
 
-/** BS601: a line that looks like a signal but carries no valid mark of this run's key. */
-export declare const UNAUTHENTICATED_SIGNAL: "BS601";
-/** BS602: a marked line whose sequence number is not above the last accepted one. */
-export declare const REPLAYED_SIGNAL: "BS602";
-/** BS603: an authenticated line of a kind outside the run's allow-list. */
-export declare const KIND_NOT_ALLOWED: "BS603";
-export type FenceCode = "BS601" | "BS602" | "BS603";
+/** The code of a line the fence refuses (fence_rules: BS601, BS602, BS603). */
+export type FenceCode = typeof UNAUTHENTICATED_SIGNAL | typeof REPLAYED_SIGNAL | typeof KIND_NOT_ALLOWED;
 
 /** What the fence cannot do: `code` says why; the message never holds a key. */
 export type FenceErrorCode = "bad-key" | "no-random" | "marked-payload" | "sequence-spent";

@@ -11,33 +11,32 @@
  */
 import { dumpCanonical, isPlainObject } from "./_json.js";
 import { lineText, parsePrefixed } from "./_lines.js";
-import { hmacSha256, toHex } from "./_sha256.js";
+import { hmacKey, hmacWithKey, toHex } from "./_sha256.js";
 import { shown } from "./_shown.js";
 import {
   KEY_FD_VARIABLE,
   KEY_VARIABLE,
+  KIND_NOT_ALLOWED,
   MAC_DOMAIN,
   MARK_FIELD,
   MAX_SEQUENCE,
+  REPLAYED_SIGNAL,
   RUN_HEX_DIGITS,
   SECRET_HEX_DIGITS,
+  UNAUTHENTICATED_SIGNAL,
 } from "./fence_rules.js";
 import { formatSignal } from "./formatting.js";
 import { SIGNAL_KINDS, SIGNAL_PREFIX } from "./kinds.js";
 
 const KINDS = new Set(SIGNAL_KINDS);
 
-/** The diagnostic codes of a rejected line (errors, as in the Python binding). */
-export const UNAUTHENTICATED_SIGNAL = "BS601";
-export const REPLAYED_SIGNAL = "BS602";
-export const KIND_NOT_ALLOWED = "BS603";
-
 const KEY_SHAPE = new RegExp(`^[0-9a-f]{${RUN_HEX_DIGITS}}:[0-9a-f]{${SECRET_HEX_DIGITS}}\n?$`);
 const NOT_A_KEY = `not a signal key: expected ${RUN_HEX_DIGITS} hex digits, ':', ${SECRET_HEX_DIGITS} hex digits`;
 /** A mark's shape; 16 digits hold every sequence number up to MAX_SEQUENCE. */
 const MARK_SHAPE = new RegExp(`^([0-9a-f]{${RUN_HEX_DIGITS}})\\.(0|[1-9][0-9]{0,15})\\.([0-9a-f]{64})$`);
 const ENCODER = new TextEncoder();
-const SECRETS = new WeakMap(); // SignalKey -> secret bytes: never a property, so never shown
+const SECRETS = new WeakMap(); // SignalKey -> {secret, mac}: never a property, so never shown
+const MARK_MEMBER = `{${JSON.stringify(MARK_FIELD)}:`;
 const MAKING = Symbol("SignalKey");
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
@@ -65,7 +64,7 @@ export class SignalKey {
   constructor(token, run, secret) {
     if (token !== MAKING) throw new TypeError("make a SignalKey with SignalKey.generate() or SignalKey.parse(text)");
     this.run = run;
-    SECRETS.set(this, secret);
+    SECRETS.set(this, { secret, mac: hmacKey(secret) });
     Object.freeze(this);
   }
 
@@ -98,7 +97,7 @@ export class SignalKey {
 
   /** The key text, to hand to an adapter (in KEY_VARIABLE or on an inherited fd). */
   text() {
-    return `${this.run}:${toHex(SECRETS.get(this))}`;
+    return `${this.run}:${toHex(SECRETS.get(this).secret)}`;
   }
 
   toString() {
@@ -172,14 +171,32 @@ function secretOf(key, who) {
 }
 
 /** The MAC's hex digits: HMAC-SHA256 over the domain, run, seq, kind and payload text. */
-function macOf(secret, run, seq, kind, payloadText) {
-  const message = `${MAC_DOMAIN}\n${run}\n${seq}\n${kind}\n${payloadText}`;
-  return toHex(hmacSha256(secret, ENCODER.encode(message)));
+function macOf(key, seq, kind, payloadText) {
+  const message = `${MAC_DOMAIN}\n${key.run}\n${seq}\n${kind}\n${payloadText}`;
+  return toHex(hmacWithKey(SECRETS.get(key).mac, ENCODER.encode(message)));
 }
 
-/** The payload's own members (no undefined, no mark) and their canonical text ("" when none). */
+/** The payload's canonical text without the mark: "" when it has no member (as {}). */
 function payloadText(payload) {
   return Object.keys(payload).some((key) => payload[key] !== undefined) ? dumpCanonical(payload) : "";
+}
+
+/**
+ * The canonical JSON of `payload` plus the mark, from `text`, its canonical text without
+ * it: the mark's member goes first unless a key sorts below it (UTF-16 order, as the
+ * canonical writer sorts), and then the object is written again.
+ */
+function jsonWithMark(mark, payload, text) {
+  const member = `${MARK_MEMBER}${JSON.stringify(mark)}`;
+  if (text === "") return `${member}}`;
+  for (const name of Object.keys(payload)) {
+    if (name < MARK_FIELD && payload[name] !== undefined) {
+      const marked = { ...payload };
+      Object.defineProperty(marked, MARK_FIELD, { value: mark, enumerable: true, writable: true, configurable: true });
+      return dumpCanonical(marked);
+    }
+  }
+  return `${member},${text.slice(1)}`;
 }
 
 /** Writes fenced lines under one key, counting the sequence number from 1. */
@@ -208,14 +225,13 @@ export class SignalMarker {
     if (this._seq >= MAX_SEQUENCE) {
       throw new FenceError(`the sequence numbers of this run are spent (${MAX_SEQUENCE})`, "sequence-spent");
     }
-    formatSignal(kind, payload, options); // the line's errors before any mark
+    const line = formatSignal(kind, payload, options); // its errors before any number is taken
+    const written = absent ? "" : line.slice(SIGNAL_PREFIX.length + kind.length + 1);
+    const text = written === "{}" ? "" : written;
     const seq = this._seq + 1;
-    const mark = `${this.key.run}.${seq}.${macOf(SECRETS.get(this.key), this.key.run, seq, kind, absent ? "" : payloadText(payload))}`;
-    const marked = absent ? {} : { ...payload };
-    Object.defineProperty(marked, MARK_FIELD, { value: mark, enumerable: true, writable: true, configurable: true });
-    const line = formatSignal(kind, marked, { validate: false });
+    const mark = `${this.key.run}.${seq}.${macOf(this.key, seq, kind, text)}`;
     this._seq = seq;
-    return line;
+    return `${SIGNAL_PREFIX}${kind} ${jsonWithMark(mark, absent ? {} : payload, text)}`;
   }
 }
 
@@ -312,16 +328,13 @@ export class FenceVerifier {
       }
     }
     let restText;
-    let canonical;
     try {
       restText = payloadText(rest);
-      canonical = `${SIGNAL_PREFIX}${kind} ${dumpCanonical(payload)}`;
     } catch {
       return unauthenticated(kind, "not in canonical form"); // a value no writer writes
     }
-    if (!sameText(macOf(SECRETS.get(this.key), run, seqText, kind, restText), mac)) {
-      return unauthenticated(kind, "bad mark");
-    }
+    if (!sameText(macOf(this.key, seqText, kind, restText), mac)) return unauthenticated(kind, "bad mark");
+    const canonical = `${SIGNAL_PREFIX}${kind} ${jsonWithMark(mark, rest, restText)}`;
     if (canonical !== signal.rawLine) return unauthenticated(kind, "not in canonical form");
     if (seq <= this._last) {
       return verdict(null, REPLAYED_SIGNAL, `replayed ${kind} signal: sequence number ${seq} again after ${this._last}`, seq);
