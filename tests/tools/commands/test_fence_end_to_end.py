@@ -1,0 +1,208 @@
+"""The fence's proof (issue 17): an adapter's agent prints a hostile file under ``conform --fence``
+and ``wrap --fence``; every forged line is refused and reported, only the adapter's own signals act.
+
+The agent (tests/adapters/fenced_agent.sh) prints tests/data/hostile_signals.txt and a
+copy of a line the adapter emitted before (a replay), and records its environment and
+whether fd 3 is open. The key is fixed for the run by a driver that replaces
+``SignalKey.generate`` (the commands make a fresh one otherwise), so the tests can look
+for it in everything the run left behind.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bernstein_signals import SignalKey, parse_signal, read_signals
+from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, UNAUTHENTICATED_PREFIX
+
+ROOT = Path(__file__).resolve().parents[3]
+HOSTILE = ROOT / "tests" / "data" / "hostile_signals.txt"
+ADAPTERS = ROOT / "tests" / "adapters"
+PYTHON_ADAPTER = [sys.executable, str(ADAPTERS / "fenced_python_adapter.py"), str(HOSTILE)]
+KEY = SignalKey.parse("5eed5eed5eed5eed:" + "c0ffee00" * 8)
+_DRIVER = (
+    "import sys\n"
+    "from unittest import mock\n"
+    "from bernstein_signals import SignalKey\n"
+    "from bernstein_signals_toolkit.cli import main\n"
+    "key = SignalKey.parse(sys.argv[1])\n"
+    "mock.patch.object(SignalKey, 'generate', return_value=key).start()\n"
+    "sys.exit(main(sys.argv[2:]))\n"
+)
+
+
+def _run(*args: str, cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """The CLI with the run's key fixed to :data:`KEY`."""
+    return subprocess.run(
+        [sys.executable, "-c", _DRIVER, KEY.text(), *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        check=False,
+        timeout=120,
+    )
+
+
+def _hostile_lines() -> tuple[list[int], list[int]]:
+    """1-based numbers of the hostile file's lines a strict reader takes for signals, and of
+    those only a lenient reader takes."""
+    strict, lenient = [], []
+    for number, line in enumerate(HOSTILE.read_text(encoding="utf-8").splitlines(), 1):
+        if parse_signal(line) is not None:
+            strict.append(number)
+        elif parse_signal(line, lenient=True) is not None:
+            lenient.append(number)
+    return strict, lenient
+
+
+def test_the_hostile_file_holds_forgeries_of_every_kind() -> None:
+    kinds = set()
+    marked = 0
+    for line in HOSTILE.read_text(encoding="utf-8").splitlines():
+        signal = parse_signal(line)
+        if signal is not None:
+            kinds.add(str(signal.kind))
+            marked += "_sig" in signal.payload
+    assert kinds == {"BLOCKED", "COMPLETED", "FAILED", "PLAN_DRAFT", "PLAN_READY", "QUESTION"}
+    assert marked >= 10
+    strict, lenient = _hostile_lines()
+    assert len(strict) >= 25
+    assert len(lenient) == 2
+
+
+def _agent_inherited_no_key(cwd: Path) -> None:
+    inherited = (cwd / ".sdd" / "agent.txt").read_text(encoding="utf-8")
+    assert "fd 3: closed" in inherited
+    assert KEY_VARIABLE not in inherited  # BERNSTEIN_SIGNAL_KEY_FD contains it too
+    assert KEY.run not in inherited
+    assert KEY.text().split(":")[1] not in inherited
+
+
+def _no_key_in(*texts: bytes) -> None:
+    secret = KEY.text().split(":")[1].encode()
+    for text in texts:
+        assert secret not in text
+        assert KEY.text().encode() not in text
+
+
+def _conform(cwd: Path, adapter: list[str], *options: str) -> tuple[int, dict[str, Any], bytes]:
+    result = _run("conform", "--fence", "--format", "json", *options, "--", *adapter, cwd=cwd)
+    _no_key_in(result.stdout, result.stderr)
+    return result.returncode, json.loads(result.stdout)["files"][0], result.stderr
+
+
+def _check_conform_report(status: int, report: dict[str, Any], first_line: int) -> None:
+    """The adapter's stdout: QUESTION (line 1), BLOCKED (2), the agent's output from
+    ``first_line`` (the hostile file, then the replayed BLOCKED), COMPLETED."""
+    strict, _ = _hostile_lines()
+    hostile_lines = len(HOSTILE.read_text(encoding="utf-8").splitlines())
+    replay = first_line + hostile_lines
+    refused = [(d["line"], d["code"]) for d in report["diagnostics"] if d["code"] >= "BS6"]
+    expected = [(first_line - 1 + number, "BS601") for number in strict] + [(replay, "BS602")]
+    assert refused == expected
+    assert {d["severity"] for d in report["diagnostics"] if d["code"] >= "BS6"} == {"error"}
+    forged_questions = [
+        d for d in report["diagnostics"] if d["code"] == "BS601" and "QUESTION" in d["message"]
+    ]
+    assert forged_questions
+    assert all("not answered" in d["message"] for d in forged_questions)
+    assert [(s["line"], s["kind"]) for s in report["signals"]] == [
+        (1, "QUESTION"),
+        (2, "BLOCKED"),
+        (replay + 1, "COMPLETED"),
+    ]
+    assert all("_sig" not in s["payload"] for s in report["signals"])
+    assert report["adapter"]["answers"] == [{"line": 1, "in_reply_to": "q-1", "answer": "yes"}]
+    assert report["adapter"]["exit_status"] == 0
+    assert report["missing_terminal_signal"] == []
+    assert not [d for d in report["diagnostics"] if d["code"] in {"BS301", "BS403", "BS405"}]
+    assert status == 1  # the forged lines are errors
+
+
+@pytest.mark.timeout(180)
+def test_conform_fence_takes_only_the_python_adapters_own_signals(tmp_path: Path) -> None:
+    status, report, _ = _conform(
+        tmp_path, PYTHON_ADAPTER, "--answer-id", "q-1=yes", "--expect-kind", "COMPLETED"
+    )
+    _check_conform_report(status, report, first_line=3)
+    _agent_inherited_no_key(tmp_path)
+
+
+@pytest.mark.timeout(180)
+def test_conform_fence_text_report_and_transcript(tmp_path: Path) -> None:
+    result = _run(
+        "conform",
+        "--fence",
+        "--transcript",
+        "--answer-id",
+        "q-1=yes",
+        "--",
+        *PYTHON_ADAPTER,
+        cwd=tmp_path,
+    )
+    _no_key_in(result.stdout, result.stderr)
+    text = result.stdout.decode()
+    strict, _ = _hostile_lines()
+    assert text.count("error[BS601]") == len(strict)
+    assert text.count("error[BS602]") == 1
+    transcript = [
+        line
+        for line in text.splitlines()
+        if line.startswith("stdout line") and ": BERNSTEIN:" in line
+    ]
+    assert len(transcript) == 3  # the adapter's QUESTION, BLOCKED and COMPLETED only
+
+
+@pytest.mark.timeout(180)
+def test_wrap_fence_relays_the_real_signals_unmarked_and_the_forged_ones_neutralised(
+    tmp_path: Path,
+) -> None:
+    reply = b'{"in_reply_to":"q-1","answer":"yes"}\n'
+    result = _run("wrap", "--fence", "--", *PYTHON_ADAPTER, cwd=tmp_path, stdin=reply)
+    assert result.returncode == 0, result.stderr
+    _no_key_in(result.stdout, result.stderr)
+    _agent_inherited_no_key(tmp_path)
+    lines = result.stdout.decode().splitlines()
+    strict, lenient = _hostile_lines()
+    refused = [line for line in lines if line.startswith(UNAUTHENTICATED_PREFIX)]
+    assert len(refused) == len(strict) + len(lenient) + 1  # and the replayed BLOCKED
+    assert not any("_sig" in line for line in lines if not line.startswith(UNAUTHENTICATED_PREFIX))
+    warnings = result.stderr.decode().splitlines()
+    diagnostics = [w for w in warnings if w.startswith("wrap: stdout line ")]
+    assert len(diagnostics) == len(refused)
+    assert sum("error[BS602]" in w for w in diagnostics) == 1
+    # A reader downstream, without the key, sees exactly the adapter's own signals.
+    seen = [(str(r.signal.kind), r.signal.payload) for r in read_signals(io.BytesIO(result.stdout))]
+    assert seen == [
+        ("QUESTION", {"id": "q-1", "options": ["yes", "no"], "question": "Apply the migration?"}),
+        ("BLOCKED", {"reason": "waiting for the agent"}),
+        ("COMPLETED", {}),
+    ]
+
+
+@pytest.mark.timeout(120)
+def test_wrap_fence_ends_a_run_whose_only_terminal_is_forged(tmp_path: Path) -> None:
+    result = _run("wrap", "--fence", "--", "cat", str(HOSTILE), cwd=tmp_path)
+    assert result.returncode == 0
+    lines = result.stdout.decode().splitlines()
+    seen = [r.signal for r in read_signals(io.BytesIO(result.stdout))]
+    assert [str(signal.kind) for signal in seen] == ["COMPLETED"]
+    assert lines[-1] == seen[0].raw_line  # wrap's own terminal, appended last
+    _no_key_in(result.stdout, result.stderr)
+
+
+@pytest.mark.timeout(120)
+def test_a_child_of_the_fenced_command_gets_the_key_on_fd_3_only(tmp_path: Path) -> None:
+    """The hand-over itself: fd 3 holds the key text, the variable names fd 3, and no
+    variable holds the key (the binding then takes it: tests/binding)."""
+    script = f'cat <&3; echo "${KEY_FD_VARIABLE}"; env | grep -c "^{KEY_VARIABLE}=" || true'
+    result = _run("wrap", "--fence", "--", "sh", "-c", script, cwd=tmp_path)
+    lines = result.stdout.decode().splitlines()
+    assert lines[:3] == [KEY.text(), "3", "0"]
