@@ -394,3 +394,23 @@ test("the shared vectors: every marked line byte for byte, every tampered line i
 function payloadTextOf(payload) {
   return Object.keys(payload).length === 0 ? "" : dumpCanonical(payload);
 }
+
+test("check never throws, whatever the line holds", () => {
+  const key = SignalKey.generate();
+  const verifier = new FenceVerifier(key, { allowKinds: ["COMPLETED"] });
+  const mark = fc.oneof(fc.string(), fc.constant(`${key.run}.1.${"a".repeat(64)}`), fc.json());
+  const line = fc.oneof(
+    fc.string({ unit: "binary" }),
+    fc.uint8Array({ maxLength: 80 }),
+    fc.tuple(fc.constantFrom(...SIGNAL_KINDS), fc.json(), mark).map(([kind, json, sig]) => `BERNSTEIN:${kind} {"${MARK_FIELD}":${JSON.stringify(sig)},"x":${json}}`),
+    fc.anything(),
+  );
+  fc.assert(
+    fc.property(line, (given) => {
+      const verdict = verifier.check(given);
+      assert.ok(verdict.signal === null || verdict.code === null);
+      assert.ok(Object.isFrozen(verdict));
+    }),
+    { ...RUNS, numRuns: 2000 },
+  );
+});

@@ -44,6 +44,45 @@ function verdictOut(verdict) {
   return { code, problem, seq, kind: signal.kind, payload: dumpCanonical(signal.payload), rawLine: signal.rawLine };
 }
 
+const TIMING_KEY = binding.SignalKey.parse(`${"1".repeat(16)}:${"2".repeat(64)}`);
+
+/** A payload of `count` units in the shape `shape`: the untrusted input the timing grows. */
+function timingPayload(shape, count) {
+  switch (shape) {
+    case "long-string":
+      return { reason: "a".repeat(count) };
+    case "escapes":
+      return { reason: "\u2028\"\\".repeat(count) };
+    case "keys-before-mark": {
+      const payload = { reason: "r" };
+      for (let index = 0; index < count; index++) payload[`A${index}`] = index;
+      return payload;
+    }
+    case "big-integers":
+      return { reason: "r", n: Array.from({ length: count }, () => 2n ** 64n) };
+    default:
+      throw new Error(`unknown shape ${shape}`);
+  }
+}
+
+/** Checks (verifier) or reads (readSignals with the key) input that grows with `count`. */
+async function timing(request) {
+  const marker = new binding.SignalMarker(TIMING_KEY);
+  if (request.shape === "stream") {
+    const line = `${marker.mark("FAILED", { reason: "r" })}\nplain output\n`;
+    const chunks = [];
+    for (let index = 0; index < request.count; index++) chunks.push(marker.mark("QUESTION", { question: "q" }), "\nplain\n", line);
+    let seen = 0;
+    const options = { key: TIMING_KEY, onRejected: () => (seen += 1) };
+    for await (const record of binding.readSignals([chunks.join("")], options)) if (record.signal) seen += 1;
+    return { seen };
+  }
+  let line = marker.mark("FAILED", timingPayload(request.shape, request.count));
+  if (request.forged) line = line.replace(/\.([0-9a-f])/, (_, digit) => `.${digit === "0" ? "1" : "0"}`);
+  const verdict = new binding.FenceVerifier(TIMING_KEY).check(line);
+  return { code: verdict.code, problem: verdict.problem };
+}
+
 function answer(request) {
   switch (request.op) {
     case "mark": {
@@ -62,6 +101,8 @@ function answer(request) {
       const lines = request.lines.map((hex) => Buffer.from(hex, "hex"));
       return { verdicts: lines.map((line) => verdictOut(verifier.check(line))) };
     }
+    case "time":
+      return timing(request);
     default:
       return { error: `unknown op ${request.op}` };
   }
@@ -71,7 +112,7 @@ const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   let reply;
   try {
-    reply = answer(JSON.parse(line));
+    reply = await answer(JSON.parse(line));
   } catch (error) {
     reply = { error: `harness: ${error}` };
   }

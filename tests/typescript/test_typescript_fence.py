@@ -27,6 +27,7 @@ from bernstein_signals import (
 )
 from bernstein_signals._canonical_json import dump_canonical
 from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, MAX_SEQUENCE
+from linear_support import assert_linear
 from node_oracle_support import NodeOracle
 from typescript.node_support import HERE, ROOT, environment, node, tool
 from typescript.test_typescript_differential import _payloads, _tagged
@@ -199,6 +200,36 @@ def test_both_verifiers_give_the_same_verdict_on_every_stream(
     if allow_kinds is not None:
         unkeyed = oracle.ask({**request, "key": None, "lines": [line.hex() for line in stream]})
         assert unkeyed["verdicts"] == [_shown(alone.check(line)) for line in stream]
+
+
+_TIMING_SHAPES = [
+    ("long-string", False, 20_000),
+    ("long-string", True, 20_000),
+    ("escapes", False, 5_000),
+    ("keys-before-mark", False, 2_000),
+    ("keys-before-mark", True, 2_000),
+    ("big-integers", False, 1_000),
+    ("stream", False, 1_000),
+]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("shape", "forged", "size"), _TIMING_SHAPES)
+def test_fence_time_grows_linearly(oracle: NodeOracle, shape: str, forged: bool, size: int) -> None:
+    """Verifying a marked or forged line, and the fenced reader over a stream, cost time
+    linear in the input: long strings, escapes, keys that sort before the mark (the
+    splice's fallback), big integers, many lines."""
+    request = {"op": "time", "shape": shape, "forged": forged}
+    answer = oracle.ask({**request, "count": 10})
+    if shape == "stream":
+        assert answer == {"seen": 20}  # 10 accepted, 10 replays reported
+    else:
+        assert answer["code"] == ("BS601" if forged else None), answer
+
+    def make(count: int) -> Any:
+        return lambda: oracle.ask({**request, "count": count})
+
+    assert_linear(make, size, what=f"the TypeScript fence on {shape} x n")
 
 
 def _start_up(env: dict[str, str], key_text: str | None) -> dict[str, Any]:
