@@ -1,0 +1,363 @@
+"""The fence's command-line surface (issue 17): validate --key-file/--allow-kinds, wrap and conform
+--fence/--allow-kinds refusals, the key hand-over on fd 3, and wrap's relay filter."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bernstein_signals import (
+    KIND_NOT_ALLOWED,
+    REPLAYED_SIGNAL,
+    UNAUTHENTICATED_SIGNAL,
+    FenceVerifier,
+    SignalKey,
+    SignalMarker,
+    format_signal,
+)
+from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, UNAUTHENTICATED_PREFIX
+from bernstein_signals_toolkit.cli import main
+from bernstein_signals_toolkit.tools.commands._fence_handover import KEY_FD, child_environment
+from bernstein_signals_toolkit.tools.commands._fence_relay import FencedRelay
+from bernstein_signals_toolkit.tools.commands._process import ProcessGroup
+from bernstein_signals_toolkit.tools.runtime_vocabulary import built_in
+from bernstein_signals_toolkit.tools.validate import CODES, conformance_report
+from linear_support import assert_linear
+
+KEY = SignalKey.parse("0a1b2c3d4e5f6071:" + "9e" * 32)
+OTHER = SignalKey.parse("0a1b2c3d4e5f6071:" + "9f" * 32)
+CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
+
+
+def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [*CLI, *args], stdin=subprocess.DEVNULL, capture_output=True, cwd=cwd, check=False
+    )
+
+
+def _one_line_error(result: subprocess.CompletedProcess[bytes], *words: str) -> str:
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == b""
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1, lines
+    for word in words:
+        assert word in lines[0]
+    return lines[0]
+
+
+def test_the_binding_and_the_code_table_name_the_same_codes() -> None:
+    assert CODES[UNAUTHENTICATED_SIGNAL].name == "unauthenticated-signal"
+    assert CODES[REPLAYED_SIGNAL].name == "replayed-signal"
+    assert CODES[KIND_NOT_ALLOWED].name == "kind-not-allowed"
+
+
+# ---------------------------------------------------------------------------
+# validate --key-file / --allow-kinds
+# ---------------------------------------------------------------------------
+
+
+def _log(tmp_path: Path) -> tuple[Path, Path]:
+    marker = SignalMarker(KEY)
+    first = marker.mark("QUESTION", {"id": "q-1", "question": "Go?"})
+    lines = [
+        first,  # 1
+        "BERNSTEIN:COMPLETED",  # 2: not marked
+        SignalMarker(OTHER).mark("FAILED", {"reason": "x"}),  # 3: another key, same run
+        first,  # 4: replayed
+        marker.mark("PLAN_READY", {"path": ".sdd/plans/x.md"}),  # 5
+    ]
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(lines) + "\n")
+    key_file = tmp_path / "key"
+    key_file.write_text(KEY.text() + "\n")
+    return log, key_file
+
+
+def test_validate_key_file_reports_each_refused_line_and_counts_only_accepted_terminals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log, key_file = _log(tmp_path)
+    status = main(["validate", "--format", "json", "--key-file", str(key_file), str(log)])
+    report = json.loads(capsys.readouterr().out)["files"][0]
+    assert status == 1
+    found = [(d["line"], d["code"]) for d in report["diagnostics"]]
+    assert found == [(2, "BS601"), (3, "BS601"), (4, "BS602"), (5, "BS301"), (5, "BS306")]
+    assert [s["kind"] for s in report["signals"]] == ["QUESTION", "PLAN_READY"]
+    assert all("_sig" not in s["payload"] for s in report["signals"])
+    assert report["missing_terminal_signal"] == [str(log)]
+    messages = {d["line"]: d["message"] for d in report["diagnostics"]}
+    assert "not marked" in messages[2]
+    assert "bad mark" in messages[3]
+    assert "sequence number 1" in messages[4]
+
+
+@pytest.mark.parametrize("form", ["text", "json", "sarif", "github"])
+def test_every_format_names_the_fence_codes_and_lines(
+    form: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log, key_file = _log(tmp_path)
+    args = ["validate", "--format", form, "--key-file", str(key_file), "--allow-kinds"]
+    main([*args, "QUESTION,COMPLETED", str(log)])
+    out = capsys.readouterr().out
+    if form == "json":
+        found = {(d["line"], d["code"]) for d in json.loads(out)["files"][0]["diagnostics"]}
+        assert {(2, "BS601"), (4, "BS602"), (5, "BS603")} <= found
+    elif form == "sarif":
+        results = json.loads(out)["runs"][0]["results"]
+        found = {
+            (r["locations"][0]["physicalLocation"]["region"]["startLine"], r["ruleId"])
+            for r in results
+        }
+        assert {(2, "BS601"), (4, "BS602"), (5, "BS603")} <= found
+    elif form == "github":
+        found = {
+            (int(line.split("line=")[1].split(",")[0]), line.split("title=")[1][:5])
+            for line in out.splitlines()
+            if line.startswith("::error ")
+        }
+        assert {(2, "BS601"), (4, "BS602"), (5, "BS603")} <= found
+    else:
+        assert f"{log}:2:1: error[BS601]" in out
+        assert f"{log}:4:1: error[BS602]" in out
+        assert f"{log}:5:1: error[BS603]" in out
+    assert KEY.text().split(":")[1] not in out
+
+
+def test_validate_key_file_errors_are_one_line_and_never_show_the_content(tmp_path: Path) -> None:
+    log, _ = _log(tmp_path)
+    _one_line_error(_cli("validate", "--key-file", str(tmp_path / "absent"), str(log)), "absent")
+    secretish = tmp_path / "bad"
+    secretish.write_text("0a1b2c3d4e5f6071:" + "9e" * 31 + "ZZ\n")
+    line = _one_line_error(
+        _cli("validate", "--key-file", str(secretish), str(log)), "not a signal key"
+    )
+    assert "9e9e" not in line
+    secretish.write_bytes(b"\xff" * 100_000)
+    _one_line_error(_cli("validate", "--key-file", str(secretish), str(log)), "not a signal key")
+    _one_line_error(
+        _cli("validate", "--payload", "COMPLETED", "--key-file", str(secretish), str(log)),
+        "--payload",
+    )
+
+
+def test_allow_kinds_refuses_unknown_kinds_naming_the_valid_ones(tmp_path: Path) -> None:
+    log, _ = _log(tmp_path)
+    line = _one_line_error(_cli("validate", "--allow-kinds", "COMPLETED,DONE", str(log)), "DONE")
+    assert "BLOCKED, COMPLETED, FAILED, PLAN_DRAFT, PLAN_READY, QUESTION" in line
+    _one_line_error(_cli("validate", "--allow-kinds", ",", str(log)), "no kind given")
+    _one_line_error(_cli("conform", "--allow-kinds", "NOPE", "--", "true"), "NOPE")
+    _one_line_error(_cli("wrap", "--allow-kinds", "NOPE", "--", "true"), "NOPE")
+
+
+@pytest.mark.parametrize("command", ["wrap", "conform"])
+def test_fence_with_native_is_refused(command: str) -> None:
+    _one_line_error(
+        _cli(command, "--fence", "--native", "codex", "--", "codex", "exec"), "--native"
+    )
+
+
+def test_allow_kinds_without_a_key_refuses_other_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = ['BERNSTEIN:PLAN_READY {"path":".sdd/plans/x.md"}', "BERNSTEIN:FAILED"]
+    report = conformance_report(lines, allow_kinds=frozenset({"COMPLETED", "FAILED"}))
+    assert [(d.line, d.code) for d in report.diagnostics] == [(1, "BS603")]
+    assert [str(s.signal.kind) for s in report.signals] == ["FAILED"]
+
+
+# ---------------------------------------------------------------------------
+# The hand-over
+# ---------------------------------------------------------------------------
+
+
+def _fd_is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.timeout(60)
+def test_the_key_goes_on_fd_3_and_our_fd_3_is_put_back(tmp_path: Path) -> None:
+    opened = not _fd_is_open(KEY_FD)
+    if opened:  # make sure something of ours is on fd 3 (under pytest, its capture is)
+        held = tmp_path / "ours"
+        held.write_text("")
+        mine = os.open(held, os.O_RDONLY)
+        os.dup2(mine, KEY_FD, inheritable=False)
+        os.close(mine)
+    before = os.fstat(KEY_FD)
+    inheritable = os.get_inheritable(KEY_FD)
+    try:
+        script = f'cat <&3; echo "${KEY_FD_VARIABLE}-${{{KEY_VARIABLE}:-none}}"'
+        group = ProcessGroup(
+            ["sh", "-c", script],
+            key_text=KEY.text(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+        )
+        with group as process:
+            assert process.stdout is not None
+            out = process.stdout.read()
+            group.wait()
+        after = os.fstat(KEY_FD)
+        assert (after.st_ino, after.st_dev) == (before.st_ino, before.st_dev)
+        assert os.get_inheritable(KEY_FD) is inheritable
+    finally:
+        if opened:
+            os.close(KEY_FD)
+    assert out.decode().splitlines() == [KEY.text(), "3-none"]
+
+
+def test_the_child_environment_holds_the_fd_number_never_the_key() -> None:
+    env = child_environment({"PATH": "/bin", KEY_VARIABLE: KEY.text()})
+    assert env == {"PATH": "/bin", KEY_FD_VARIABLE: "3"}
+
+
+# ---------------------------------------------------------------------------
+# wrap's relay
+# ---------------------------------------------------------------------------
+
+
+def _relay(
+    key: SignalKey | None = KEY, allow: frozenset[str] | None = None, bound: int = 1 << 20
+) -> tuple[FencedRelay, list[str]]:
+    warnings: list[str] = []
+    relay = FencedRelay(FenceVerifier(key, allow), built_in(), bound, warnings.append)
+    return relay, warnings
+
+
+def _feed(relay: FencedRelay, data: bytes, cuts: list[int]) -> bytes:
+    out = b""
+    start = 0
+    for cut in sorted({c % (len(data) + 1) for c in cuts}):
+        out += relay.feed(data[start:cut])
+        start = cut
+    return out + relay.feed(data[start:]) + relay.close()
+
+
+_PAYLOADS = {
+    "QUESTION": {"question": "Go?", "id": "q"},
+    "BLOCKED": {"reason": "wait"},
+    "PLAN_READY": {"path": ".sdd/plans/x.md"},
+    "COMPLETED": None,
+    "FAILED": {"reason": "exit 1"},
+}
+_LINE = st.one_of(
+    st.tuples(st.just("real"), st.sampled_from(sorted(_PAYLOADS))),
+    st.tuples(st.just("forged"), st.sampled_from(sorted(_PAYLOADS))),
+    st.tuples(st.just("other-key"), st.sampled_from(sorted(_PAYLOADS))),
+    st.tuples(st.just("plain"), st.text(st.characters(codec="utf-8", exclude_characters="\n\r"))),
+    st.tuples(st.just("replay"), st.just("")),
+)
+
+
+@settings(max_examples=150)
+@given(st.lists(_LINE, max_size=20), st.lists(st.integers(0, 10_000), max_size=8))
+def test_relay_accepts_exactly_the_real_lines_in_any_interleaving(
+    plan: list[tuple[str, str]], cuts: list[int]
+) -> None:
+    marker, other = (
+        SignalMarker(KEY),
+        SignalMarker(SignalKey.parse("ffffffffffffffff:" + "00" * 32)),
+    )
+    written: list[str] = []
+    expected: list[str] = []
+    accepted: list[str] = []
+    last_real: str | None = None
+    for what, value in plan:
+        if what == "plain":
+            line = value
+            expected.append(value)
+        elif what == "replay":
+            if last_real is None:
+                continue
+            line = last_real
+            expected.append(UNAUTHENTICATED_PREFIX + line)
+        elif what == "real":
+            line = last_real = marker.mark(value, _PAYLOADS[value])
+            expected.append(format_signal(value, _PAYLOADS[value]))
+            accepted.append(value)
+        else:
+            payload = _PAYLOADS[value]
+            line = (
+                other.mark(value, payload) if what == "other-key" else format_signal(value, payload)
+            )
+            expected.append(UNAUTHENTICATED_PREFIX + line)
+        written.append(line)
+    data = "".join(line + "\n" for line in written).encode()
+    relay, warnings = _relay()
+    out = _feed(relay, data, cuts)
+    relayed = out.decode().split("\n")[:-1]
+    # A plain line may itself parse as a signal (Hypothesis finds "BERNSTEIN:FAILED"): then
+    # the fence refuses it too, which is the point.
+    for got, want, line in zip(relayed, expected, written, strict=True):
+        assert got in {want, UNAUTHENTICATED_PREFIX + line}
+    assert len(warnings) == sum(got.startswith(UNAUTHENTICATED_PREFIX) for got in relayed)
+    assert relay.terminal is any(kind in {"COMPLETED", "FAILED"} for kind in accepted)
+    # The validator's fenced checker agrees on what was accepted.
+    report = conformance_report(written, key=KEY)
+    assert [str(s.signal.kind) for s in report.signals] == accepted
+
+
+def test_relay_passes_plain_output_at_once_and_holds_only_a_possible_signal() -> None:
+    relay, _ = _relay()
+    assert relay.feed(b"Continue? [y/n] ") == b"Continue? [y/n] "
+    assert relay.feed(b"\n  BERNST") == b"\n"
+    assert relay.feed(b"EIN:COMPLETED") == b""
+    assert relay.close() == UNAUTHENTICATED_PREFIX.encode() + b"  BERNSTEIN:COMPLETED"
+
+
+def test_relay_refuses_an_overlong_signal_line_without_holding_it() -> None:
+    relay, warnings = _relay(bound=100)
+    out = relay.feed(b"BERNSTEIN:PLAN_DRAFT " + b"x" * 200)
+    assert out.startswith(UNAUTHENTICATED_PREFIX.encode() + b"BERNSTEIN:PLAN_DRAFT")
+    assert relay.feed(b"y" * 50 + b"\nBERNSTEIN:COMPLETED\n") == b"y" * 50 + b"\n" + (
+        UNAUTHENTICATED_PREFIX.encode() + b"BERNSTEIN:COMPLETED\n"
+    )
+    assert len(warnings) == 2
+    assert "100-byte bound" in warnings[0]
+
+
+def test_relay_lets_invalid_utf8_pass_as_plain_output() -> None:
+    relay, warnings = _relay()
+    assert relay.feed(b"BERNSTEIN:COMPLETED \xff\n") == b"BERNSTEIN:COMPLETED \xff\n"
+    assert warnings == []
+
+
+@pytest.mark.timeout(120)
+def test_relay_time_is_linear_in_lines_and_in_a_line_fed_a_byte_at_a_time() -> None:
+    marker = SignalMarker(KEY)
+    block = (
+        "plain output line\n" + marker.mark("BLOCKED", {"reason": "w"}) + "\nBERNSTEIN:COMPLETED\n"
+    ).encode()
+
+    def lines(n: int) -> Any:
+        data = block * n
+
+        def go() -> None:
+            relay, _ = _relay(key=SignalKey.parse(KEY.text()))
+            relay.feed(data)
+            relay.close()
+
+        return go
+
+    assert_linear(lines, 200, what="wrap --fence relay over many lines")
+
+    def blanks(n: int) -> Any:
+        def go() -> None:
+            relay, _ = _relay()
+            for _ in range(n):
+                relay.feed(b" ")
+            relay.close()
+
+        return go
+
+    assert_linear(blanks, 2_000, what="a line of blanks fed a byte at a time")
