@@ -35,21 +35,11 @@ _bsig_jstr() {
   # shellcheck disable=SC2086 # split on purpose; noglob is on; x keeps a last empty piece
   $_bsig_bi set -- ${_bsig_s}x
   IFS=$_bsig_ifs_own
-  _bsig_esc1='' _bsig_hi='' _bsig_jk=0
+  _bsig_esc1='' _bsig_hi='' _bsig_jk=0 _bsig_instr=1
   # A for loop: shift per piece costs the whole list in some shells (ksh93).
   for _bsig_x in "$@"; do
     _bsig_jk=$((_bsig_jk + 1))
-    if [ -n "$_bsig_esc1" ]; then
-      # The piece after an escaping backslash: the escape, then literal text.
-      _bsig_jesc || {
-        [ "$?" -eq 3 ] || return 1
-        _bsig_esc1=''
-        continue
-      }
-    elif [ -n "$_bsig_hi" ]; then
-      return 1
-    fi
-    _bsig_esc1=1
+    _bsig_jpiece || { [ "$?" -eq 3 ] && continue; return 1; }
     case $_bsig_x in
       *\"*)
         [ -z "$_bsig_hi" ] || return 1
@@ -83,6 +73,26 @@ _bsig_jstr() {
     [ -z "$_bsig_decode" ] || _bsig_acc "$_bsig_x"
   done
   return 1
+}
+
+# _bsig_jpiece: the start of the piece _bsig_x of JSON text split on
+# backslashes. After an escaping backslash (_bsig_esc1), which only a string
+# may hold, its escape is read by _bsig_jesc; a high surrogate's escape must
+# be followed right away by its low one. Status 0: the rest of _bsig_x is
+# literal text (the next piece follows a backslash); 3: the piece was empty,
+# the second backslash of \\ (the next piece is literal); 1: not JSON.
+_bsig_jpiece() {
+  if [ -n "$_bsig_esc1" ]; then
+    [ -n "$_bsig_instr" ] || return 1
+    _bsig_jesc || {
+      [ "$?" -eq 3 ] || return 1
+      _bsig_esc1=''
+      return 3
+    }
+  elif [ -n "$_bsig_hi" ]; then
+    return 1
+  fi
+  _bsig_esc1=1
 }
 
 # _bsig_jesc: the one reading of a JSON escape, for replies and key:=JSON.
@@ -372,22 +382,8 @@ _bsig_jvalue() {
   # shellcheck disable=SC2086 # split on purpose; noglob is on
   $_bsig_bi set -- $1
   IFS=$_bsig_ifs_own
-  _bsig_jfirst=1
   for _bsig_x in "$@"; do
-    if [ -n "$_bsig_jfirst" ]; then
-      _bsig_jfirst=''
-    elif [ -n "$_bsig_esc1" ]; then
-      # A backslash before this piece: an escape, inside a string only.
-      [ -n "$_bsig_instr" ] || return 1
-      _bsig_jesc || {
-        [ "$?" -eq 3 ] || return 1
-        _bsig_esc1=''
-        continue
-      }
-    elif [ -n "$_bsig_hi" ]; then
-      return 1
-    fi
-    _bsig_esc1=1
+    _bsig_jpiece || { [ "$?" -eq 3 ] && continue; return 1; }
     _bsig_jquotes "$_bsig_x" || return 1
   done
   [ "$_bsig_want" = n ] && [ -z "$_bsig_stack" ] && [ -z "$_bsig_instr" ] || return 1
