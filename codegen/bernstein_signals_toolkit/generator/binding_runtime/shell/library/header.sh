@@ -16,7 +16,12 @@
 #                      `--NAME` (NAME lowercase letters, digits, _ and -): an
 #                      unknown one is an error, anything else (-3, ---,
 #                      "- step") is a value. `--` ends the options.
-#   bernstein_emit     KIND [key=value | key:=JSON]...: any kind, any extras.
+#   bernstein_emit     [--known] KIND [key=value | key:=JSON]... or KIND :=JSON:
+#                      any kind (--known: only this library's), any extras;
+#                      key:=JSON is written in canonical form (keys sorted,
+#                      numbers as format_signal writes them; a double with more
+#                      than @FLOAT_DIGITS@ significant digits or below 1e@FLOAT_EXPONENT_MIN@ is refused);
+#                      :=JSON alone is the whole payload, one object.
 #   bernstein_run      CMD [ARG]...: run CMD, then COMPLETED or FAILED "exit N".
 #   bernstein_ask      [--var NAME] QUESTION [--@QUESTION_OPTIONS@ O]... [--@QUESTION_ID@ ID]
 #                      [--timeout SECONDS]: emit a QUESTION, read the reply
@@ -26,8 +31,9 @@
 # Status: 0 done; 1 nothing written (stdout failed) or no reply (end of
 # input, timeout); 2 usage or schema error: a message on stderr and nothing on
 # stdout. Lines are byte-identical to the Python binding's
-# format_signal: keys in code point order, no spaces, non-ASCII kept as UTF-8,
-# C0 controls, U+0085, U+2028 and U+2029 escaped.
+# format_signal (spec/canonical-form.md): keys sorted by UTF-16 code units, no
+# spaces, non-ASCII kept as UTF-8, C0 controls, U+0085, U+2028 and U+2029
+# escaped.
 #
 # What this file changes in the calling shell: the variable NAME of
 # bernstein_ask, bernstein_guard's EXIT, INT and TERM traps, and its own
