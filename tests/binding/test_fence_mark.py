@@ -30,6 +30,7 @@ from bernstein_signals import (
     iter_signals,
     parse_signal,
     read_signals,
+    validate_payload,
 )
 from bernstein_signals._canonical_json import dump_canonical
 from linear_support import assert_linear_or_as_baseline
@@ -310,3 +311,11 @@ def test_verifying_a_long_line_is_linear() -> None:
         return lambda: parse_signal(text)
 
     assert_linear_or_as_baseline(make, baseline, 20_000, what="verifying one marked line")
+
+
+@pytest.mark.parametrize("case", _VECTORS["marked"], ids=lambda case: case["name"])
+def test_validators_do_not_complain_about_the_mark(case: dict[str, Any]) -> None:
+    signal = parse_signal(case["line"])
+    assert signal is not None
+    assert MARK_FIELD in signal.payload
+    assert validate_payload(signal.kind, signal.payload) == []
