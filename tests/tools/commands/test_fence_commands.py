@@ -361,3 +361,20 @@ def test_relay_time_is_linear_in_lines_and_in_a_line_fed_a_byte_at_a_time() -> N
         return go
 
     assert_linear(blanks, 2_000, what="a line of blanks fed a byte at a time")
+
+
+@pytest.mark.timeout(120)
+def test_fenced_validation_time_is_linear_in_the_stream() -> None:
+    marker = SignalMarker(KEY)
+    block = [
+        "plain output line",
+        marker.mark("BLOCKED", {"reason": "w"}),
+        "BERNSTEIN:COMPLETED",
+        SignalMarker(OTHER).mark("FAILED", {"reason": "x"}),
+    ]
+
+    def make(n: int) -> Any:
+        lines = block * n
+        return lambda: conformance_report(lines, key=KEY, allow_kinds=frozenset({"BLOCKED"}))
+
+    assert_linear(make, 100, what="validate --key-file over many lines")
