@@ -496,12 +496,548 @@ _bsig_esc_c0() {
   done
 }
 
+# -- the fence (issue 17): the key, HMAC-SHA256 in shell arithmetic, the mark ------
+
+# Under a fenced orchestrator every line a helper writes carries
+# "_sig":"RUN.SEQ.MAC", MAC = HMAC-SHA256 with the key's secret over
+# the domain, RUN, SEQ, KIND and the payload text (spec/fenced-signals.md). The
+# key is taken once, when this file is sourced: from the descriptor
+# BERNSTEIN_SIGNAL_KEY_FD names (read, then closed) or from BERNSTEIN_SIGNAL_KEY;
+# both variables are unset, so nothing the script starts sees the key, the
+# variable or the descriptor. Only the secret's HMAC pad states are kept, in
+# unexported _bsig_F* variables. SEQ counts the lines this shell marks: a
+# subshell's count (a helper in $(...) or a pipeline) does not reach its parent,
+# so mark in the main shell. No program is started: SHA-256 is arithmetic.
+
+# _bsig_sha_block: one SHA-256 compression of _bsig_W0..15 into _bsig_H0..7
+# (generated: FIPS 180-4, unrolled; mksh's arithmetic is 32-bit).
+case $_bsig_sh in
+  mksh)
+_bsig_sha_block() {
+  : $((_bsig_V0 = _bsig_H0)) $((_bsig_V1 = _bsig_H1)) $((_bsig_V2 = _bsig_H2)) $((_bsig_V3 = _bsig_H3)) $((_bsig_V4 = _bsig_H4)) $((_bsig_V5 = _bsig_H5)) $((_bsig_V6 = _bsig_H6)) $((_bsig_V7 = _bsig_H7))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6&0x3ffffff|_bsig_V4<<26)^(_bsig_V4>>11&0x1fffff|_bsig_V4<<21)^(_bsig_V4>>25&0x7f|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x428a2f98 + _bsig_W0) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2&0x3fffffff|_bsig_V0<<30)^(_bsig_V0>>13&0x7ffff|_bsig_V0<<19)^(_bsig_V0>>22&0x3ff|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6&0x3ffffff|_bsig_V3<<26)^(_bsig_V3>>11&0x1fffff|_bsig_V3<<21)^(_bsig_V3>>25&0x7f|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x71374491 + _bsig_W1) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2&0x3fffffff|_bsig_V7<<30)^(_bsig_V7>>13&0x7ffff|_bsig_V7<<19)^(_bsig_V7>>22&0x3ff|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6&0x3ffffff|_bsig_V2<<26)^(_bsig_V2>>11&0x1fffff|_bsig_V2<<21)^(_bsig_V2>>25&0x7f|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0xb5c0fbcf + _bsig_W2) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2&0x3fffffff|_bsig_V6<<30)^(_bsig_V6>>13&0x7ffff|_bsig_V6<<19)^(_bsig_V6>>22&0x3ff|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6&0x3ffffff|_bsig_V1<<26)^(_bsig_V1>>11&0x1fffff|_bsig_V1<<21)^(_bsig_V1>>25&0x7f|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0xe9b5dba5 + _bsig_W3) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2&0x3fffffff|_bsig_V5<<30)^(_bsig_V5>>13&0x7ffff|_bsig_V5<<19)^(_bsig_V5>>22&0x3ff|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6&0x3ffffff|_bsig_V0<<26)^(_bsig_V0>>11&0x1fffff|_bsig_V0<<21)^(_bsig_V0>>25&0x7f|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x3956c25b + _bsig_W4) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2&0x3fffffff|_bsig_V4<<30)^(_bsig_V4>>13&0x7ffff|_bsig_V4<<19)^(_bsig_V4>>22&0x3ff|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6&0x3ffffff|_bsig_V7<<26)^(_bsig_V7>>11&0x1fffff|_bsig_V7<<21)^(_bsig_V7>>25&0x7f|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x59f111f1 + _bsig_W5) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2&0x3fffffff|_bsig_V3<<30)^(_bsig_V3>>13&0x7ffff|_bsig_V3<<19)^(_bsig_V3>>22&0x3ff|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6&0x3ffffff|_bsig_V6<<26)^(_bsig_V6>>11&0x1fffff|_bsig_V6<<21)^(_bsig_V6>>25&0x7f|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x923f82a4 + _bsig_W6) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2&0x3fffffff|_bsig_V2<<30)^(_bsig_V2>>13&0x7ffff|_bsig_V2<<19)^(_bsig_V2>>22&0x3ff|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6&0x3ffffff|_bsig_V5<<26)^(_bsig_V5>>11&0x1fffff|_bsig_V5<<21)^(_bsig_V5>>25&0x7f|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0xab1c5ed5 + _bsig_W7) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2&0x3fffffff|_bsig_V1<<30)^(_bsig_V1>>13&0x7ffff|_bsig_V1<<19)^(_bsig_V1>>22&0x3ff|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6&0x3ffffff|_bsig_V4<<26)^(_bsig_V4>>11&0x1fffff|_bsig_V4<<21)^(_bsig_V4>>25&0x7f|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0xd807aa98 + _bsig_W8) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2&0x3fffffff|_bsig_V0<<30)^(_bsig_V0>>13&0x7ffff|_bsig_V0<<19)^(_bsig_V0>>22&0x3ff|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6&0x3ffffff|_bsig_V3<<26)^(_bsig_V3>>11&0x1fffff|_bsig_V3<<21)^(_bsig_V3>>25&0x7f|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x12835b01 + _bsig_W9) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2&0x3fffffff|_bsig_V7<<30)^(_bsig_V7>>13&0x7ffff|_bsig_V7<<19)^(_bsig_V7>>22&0x3ff|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6&0x3ffffff|_bsig_V2<<26)^(_bsig_V2>>11&0x1fffff|_bsig_V2<<21)^(_bsig_V2>>25&0x7f|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x243185be + _bsig_W10) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2&0x3fffffff|_bsig_V6<<30)^(_bsig_V6>>13&0x7ffff|_bsig_V6<<19)^(_bsig_V6>>22&0x3ff|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6&0x3ffffff|_bsig_V1<<26)^(_bsig_V1>>11&0x1fffff|_bsig_V1<<21)^(_bsig_V1>>25&0x7f|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x550c7dc3 + _bsig_W11) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2&0x3fffffff|_bsig_V5<<30)^(_bsig_V5>>13&0x7ffff|_bsig_V5<<19)^(_bsig_V5>>22&0x3ff|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6&0x3ffffff|_bsig_V0<<26)^(_bsig_V0>>11&0x1fffff|_bsig_V0<<21)^(_bsig_V0>>25&0x7f|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x72be5d74 + _bsig_W12) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2&0x3fffffff|_bsig_V4<<30)^(_bsig_V4>>13&0x7ffff|_bsig_V4<<19)^(_bsig_V4>>22&0x3ff|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6&0x3ffffff|_bsig_V7<<26)^(_bsig_V7>>11&0x1fffff|_bsig_V7<<21)^(_bsig_V7>>25&0x7f|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x80deb1fe + _bsig_W13) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2&0x3fffffff|_bsig_V3<<30)^(_bsig_V3>>13&0x7ffff|_bsig_V3<<19)^(_bsig_V3>>22&0x3ff|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6&0x3ffffff|_bsig_V6<<26)^(_bsig_V6>>11&0x1fffff|_bsig_V6<<21)^(_bsig_V6>>25&0x7f|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x9bdc06a7 + _bsig_W14) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2&0x3fffffff|_bsig_V2<<30)^(_bsig_V2>>13&0x7ffff|_bsig_V2<<19)^(_bsig_V2>>22&0x3ff|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6&0x3ffffff|_bsig_V5<<26)^(_bsig_V5>>11&0x1fffff|_bsig_V5<<21)^(_bsig_V5>>25&0x7f|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0xc19bf174 + _bsig_W15) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2&0x3fffffff|_bsig_V1<<30)^(_bsig_V1>>13&0x7ffff|_bsig_V1<<19)^(_bsig_V1>>22&0x3ff|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W0 = (((_bsig_W14>>17&0x7fff|_bsig_W14<<15)^(_bsig_W14>>19&0x1fff|_bsig_W14<<13)^(_bsig_W14>>10&0x3fffff)) + _bsig_W9 + ((_bsig_W1>>7&0x1ffffff|_bsig_W1<<25)^(_bsig_W1>>18&0x3fff|_bsig_W1<<14)^(_bsig_W1>>3&0x1fffffff)) + _bsig_W0) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6&0x3ffffff|_bsig_V4<<26)^(_bsig_V4>>11&0x1fffff|_bsig_V4<<21)^(_bsig_V4>>25&0x7f|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0xe49b69c1 + _bsig_W0) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2&0x3fffffff|_bsig_V0<<30)^(_bsig_V0>>13&0x7ffff|_bsig_V0<<19)^(_bsig_V0>>22&0x3ff|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W1 = (((_bsig_W15>>17&0x7fff|_bsig_W15<<15)^(_bsig_W15>>19&0x1fff|_bsig_W15<<13)^(_bsig_W15>>10&0x3fffff)) + _bsig_W10 + ((_bsig_W2>>7&0x1ffffff|_bsig_W2<<25)^(_bsig_W2>>18&0x3fff|_bsig_W2<<14)^(_bsig_W2>>3&0x1fffffff)) + _bsig_W1) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6&0x3ffffff|_bsig_V3<<26)^(_bsig_V3>>11&0x1fffff|_bsig_V3<<21)^(_bsig_V3>>25&0x7f|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0xefbe4786 + _bsig_W1) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2&0x3fffffff|_bsig_V7<<30)^(_bsig_V7>>13&0x7ffff|_bsig_V7<<19)^(_bsig_V7>>22&0x3ff|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W2 = (((_bsig_W0>>17&0x7fff|_bsig_W0<<15)^(_bsig_W0>>19&0x1fff|_bsig_W0<<13)^(_bsig_W0>>10&0x3fffff)) + _bsig_W11 + ((_bsig_W3>>7&0x1ffffff|_bsig_W3<<25)^(_bsig_W3>>18&0x3fff|_bsig_W3<<14)^(_bsig_W3>>3&0x1fffffff)) + _bsig_W2) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6&0x3ffffff|_bsig_V2<<26)^(_bsig_V2>>11&0x1fffff|_bsig_V2<<21)^(_bsig_V2>>25&0x7f|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x0fc19dc6 + _bsig_W2) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2&0x3fffffff|_bsig_V6<<30)^(_bsig_V6>>13&0x7ffff|_bsig_V6<<19)^(_bsig_V6>>22&0x3ff|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W3 = (((_bsig_W1>>17&0x7fff|_bsig_W1<<15)^(_bsig_W1>>19&0x1fff|_bsig_W1<<13)^(_bsig_W1>>10&0x3fffff)) + _bsig_W12 + ((_bsig_W4>>7&0x1ffffff|_bsig_W4<<25)^(_bsig_W4>>18&0x3fff|_bsig_W4<<14)^(_bsig_W4>>3&0x1fffffff)) + _bsig_W3) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6&0x3ffffff|_bsig_V1<<26)^(_bsig_V1>>11&0x1fffff|_bsig_V1<<21)^(_bsig_V1>>25&0x7f|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x240ca1cc + _bsig_W3) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2&0x3fffffff|_bsig_V5<<30)^(_bsig_V5>>13&0x7ffff|_bsig_V5<<19)^(_bsig_V5>>22&0x3ff|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W4 = (((_bsig_W2>>17&0x7fff|_bsig_W2<<15)^(_bsig_W2>>19&0x1fff|_bsig_W2<<13)^(_bsig_W2>>10&0x3fffff)) + _bsig_W13 + ((_bsig_W5>>7&0x1ffffff|_bsig_W5<<25)^(_bsig_W5>>18&0x3fff|_bsig_W5<<14)^(_bsig_W5>>3&0x1fffffff)) + _bsig_W4) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6&0x3ffffff|_bsig_V0<<26)^(_bsig_V0>>11&0x1fffff|_bsig_V0<<21)^(_bsig_V0>>25&0x7f|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x2de92c6f + _bsig_W4) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2&0x3fffffff|_bsig_V4<<30)^(_bsig_V4>>13&0x7ffff|_bsig_V4<<19)^(_bsig_V4>>22&0x3ff|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W5 = (((_bsig_W3>>17&0x7fff|_bsig_W3<<15)^(_bsig_W3>>19&0x1fff|_bsig_W3<<13)^(_bsig_W3>>10&0x3fffff)) + _bsig_W14 + ((_bsig_W6>>7&0x1ffffff|_bsig_W6<<25)^(_bsig_W6>>18&0x3fff|_bsig_W6<<14)^(_bsig_W6>>3&0x1fffffff)) + _bsig_W5) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6&0x3ffffff|_bsig_V7<<26)^(_bsig_V7>>11&0x1fffff|_bsig_V7<<21)^(_bsig_V7>>25&0x7f|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x4a7484aa + _bsig_W5) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2&0x3fffffff|_bsig_V3<<30)^(_bsig_V3>>13&0x7ffff|_bsig_V3<<19)^(_bsig_V3>>22&0x3ff|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W6 = (((_bsig_W4>>17&0x7fff|_bsig_W4<<15)^(_bsig_W4>>19&0x1fff|_bsig_W4<<13)^(_bsig_W4>>10&0x3fffff)) + _bsig_W15 + ((_bsig_W7>>7&0x1ffffff|_bsig_W7<<25)^(_bsig_W7>>18&0x3fff|_bsig_W7<<14)^(_bsig_W7>>3&0x1fffffff)) + _bsig_W6) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6&0x3ffffff|_bsig_V6<<26)^(_bsig_V6>>11&0x1fffff|_bsig_V6<<21)^(_bsig_V6>>25&0x7f|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x5cb0a9dc + _bsig_W6) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2&0x3fffffff|_bsig_V2<<30)^(_bsig_V2>>13&0x7ffff|_bsig_V2<<19)^(_bsig_V2>>22&0x3ff|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W7 = (((_bsig_W5>>17&0x7fff|_bsig_W5<<15)^(_bsig_W5>>19&0x1fff|_bsig_W5<<13)^(_bsig_W5>>10&0x3fffff)) + _bsig_W0 + ((_bsig_W8>>7&0x1ffffff|_bsig_W8<<25)^(_bsig_W8>>18&0x3fff|_bsig_W8<<14)^(_bsig_W8>>3&0x1fffffff)) + _bsig_W7) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6&0x3ffffff|_bsig_V5<<26)^(_bsig_V5>>11&0x1fffff|_bsig_V5<<21)^(_bsig_V5>>25&0x7f|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x76f988da + _bsig_W7) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2&0x3fffffff|_bsig_V1<<30)^(_bsig_V1>>13&0x7ffff|_bsig_V1<<19)^(_bsig_V1>>22&0x3ff|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W8 = (((_bsig_W6>>17&0x7fff|_bsig_W6<<15)^(_bsig_W6>>19&0x1fff|_bsig_W6<<13)^(_bsig_W6>>10&0x3fffff)) + _bsig_W1 + ((_bsig_W9>>7&0x1ffffff|_bsig_W9<<25)^(_bsig_W9>>18&0x3fff|_bsig_W9<<14)^(_bsig_W9>>3&0x1fffffff)) + _bsig_W8) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6&0x3ffffff|_bsig_V4<<26)^(_bsig_V4>>11&0x1fffff|_bsig_V4<<21)^(_bsig_V4>>25&0x7f|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x983e5152 + _bsig_W8) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2&0x3fffffff|_bsig_V0<<30)^(_bsig_V0>>13&0x7ffff|_bsig_V0<<19)^(_bsig_V0>>22&0x3ff|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W9 = (((_bsig_W7>>17&0x7fff|_bsig_W7<<15)^(_bsig_W7>>19&0x1fff|_bsig_W7<<13)^(_bsig_W7>>10&0x3fffff)) + _bsig_W2 + ((_bsig_W10>>7&0x1ffffff|_bsig_W10<<25)^(_bsig_W10>>18&0x3fff|_bsig_W10<<14)^(_bsig_W10>>3&0x1fffffff)) + _bsig_W9) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6&0x3ffffff|_bsig_V3<<26)^(_bsig_V3>>11&0x1fffff|_bsig_V3<<21)^(_bsig_V3>>25&0x7f|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0xa831c66d + _bsig_W9) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2&0x3fffffff|_bsig_V7<<30)^(_bsig_V7>>13&0x7ffff|_bsig_V7<<19)^(_bsig_V7>>22&0x3ff|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W10 = (((_bsig_W8>>17&0x7fff|_bsig_W8<<15)^(_bsig_W8>>19&0x1fff|_bsig_W8<<13)^(_bsig_W8>>10&0x3fffff)) + _bsig_W3 + ((_bsig_W11>>7&0x1ffffff|_bsig_W11<<25)^(_bsig_W11>>18&0x3fff|_bsig_W11<<14)^(_bsig_W11>>3&0x1fffffff)) + _bsig_W10) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6&0x3ffffff|_bsig_V2<<26)^(_bsig_V2>>11&0x1fffff|_bsig_V2<<21)^(_bsig_V2>>25&0x7f|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0xb00327c8 + _bsig_W10) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2&0x3fffffff|_bsig_V6<<30)^(_bsig_V6>>13&0x7ffff|_bsig_V6<<19)^(_bsig_V6>>22&0x3ff|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W11 = (((_bsig_W9>>17&0x7fff|_bsig_W9<<15)^(_bsig_W9>>19&0x1fff|_bsig_W9<<13)^(_bsig_W9>>10&0x3fffff)) + _bsig_W4 + ((_bsig_W12>>7&0x1ffffff|_bsig_W12<<25)^(_bsig_W12>>18&0x3fff|_bsig_W12<<14)^(_bsig_W12>>3&0x1fffffff)) + _bsig_W11) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6&0x3ffffff|_bsig_V1<<26)^(_bsig_V1>>11&0x1fffff|_bsig_V1<<21)^(_bsig_V1>>25&0x7f|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0xbf597fc7 + _bsig_W11) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2&0x3fffffff|_bsig_V5<<30)^(_bsig_V5>>13&0x7ffff|_bsig_V5<<19)^(_bsig_V5>>22&0x3ff|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W12 = (((_bsig_W10>>17&0x7fff|_bsig_W10<<15)^(_bsig_W10>>19&0x1fff|_bsig_W10<<13)^(_bsig_W10>>10&0x3fffff)) + _bsig_W5 + ((_bsig_W13>>7&0x1ffffff|_bsig_W13<<25)^(_bsig_W13>>18&0x3fff|_bsig_W13<<14)^(_bsig_W13>>3&0x1fffffff)) + _bsig_W12) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6&0x3ffffff|_bsig_V0<<26)^(_bsig_V0>>11&0x1fffff|_bsig_V0<<21)^(_bsig_V0>>25&0x7f|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0xc6e00bf3 + _bsig_W12) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2&0x3fffffff|_bsig_V4<<30)^(_bsig_V4>>13&0x7ffff|_bsig_V4<<19)^(_bsig_V4>>22&0x3ff|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W13 = (((_bsig_W11>>17&0x7fff|_bsig_W11<<15)^(_bsig_W11>>19&0x1fff|_bsig_W11<<13)^(_bsig_W11>>10&0x3fffff)) + _bsig_W6 + ((_bsig_W14>>7&0x1ffffff|_bsig_W14<<25)^(_bsig_W14>>18&0x3fff|_bsig_W14<<14)^(_bsig_W14>>3&0x1fffffff)) + _bsig_W13) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6&0x3ffffff|_bsig_V7<<26)^(_bsig_V7>>11&0x1fffff|_bsig_V7<<21)^(_bsig_V7>>25&0x7f|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0xd5a79147 + _bsig_W13) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2&0x3fffffff|_bsig_V3<<30)^(_bsig_V3>>13&0x7ffff|_bsig_V3<<19)^(_bsig_V3>>22&0x3ff|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W14 = (((_bsig_W12>>17&0x7fff|_bsig_W12<<15)^(_bsig_W12>>19&0x1fff|_bsig_W12<<13)^(_bsig_W12>>10&0x3fffff)) + _bsig_W7 + ((_bsig_W15>>7&0x1ffffff|_bsig_W15<<25)^(_bsig_W15>>18&0x3fff|_bsig_W15<<14)^(_bsig_W15>>3&0x1fffffff)) + _bsig_W14) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6&0x3ffffff|_bsig_V6<<26)^(_bsig_V6>>11&0x1fffff|_bsig_V6<<21)^(_bsig_V6>>25&0x7f|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x06ca6351 + _bsig_W14) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2&0x3fffffff|_bsig_V2<<30)^(_bsig_V2>>13&0x7ffff|_bsig_V2<<19)^(_bsig_V2>>22&0x3ff|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W15 = (((_bsig_W13>>17&0x7fff|_bsig_W13<<15)^(_bsig_W13>>19&0x1fff|_bsig_W13<<13)^(_bsig_W13>>10&0x3fffff)) + _bsig_W8 + ((_bsig_W0>>7&0x1ffffff|_bsig_W0<<25)^(_bsig_W0>>18&0x3fff|_bsig_W0<<14)^(_bsig_W0>>3&0x1fffffff)) + _bsig_W15) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6&0x3ffffff|_bsig_V5<<26)^(_bsig_V5>>11&0x1fffff|_bsig_V5<<21)^(_bsig_V5>>25&0x7f|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x14292967 + _bsig_W15) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2&0x3fffffff|_bsig_V1<<30)^(_bsig_V1>>13&0x7ffff|_bsig_V1<<19)^(_bsig_V1>>22&0x3ff|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W0 = (((_bsig_W14>>17&0x7fff|_bsig_W14<<15)^(_bsig_W14>>19&0x1fff|_bsig_W14<<13)^(_bsig_W14>>10&0x3fffff)) + _bsig_W9 + ((_bsig_W1>>7&0x1ffffff|_bsig_W1<<25)^(_bsig_W1>>18&0x3fff|_bsig_W1<<14)^(_bsig_W1>>3&0x1fffffff)) + _bsig_W0) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6&0x3ffffff|_bsig_V4<<26)^(_bsig_V4>>11&0x1fffff|_bsig_V4<<21)^(_bsig_V4>>25&0x7f|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x27b70a85 + _bsig_W0) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2&0x3fffffff|_bsig_V0<<30)^(_bsig_V0>>13&0x7ffff|_bsig_V0<<19)^(_bsig_V0>>22&0x3ff|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W1 = (((_bsig_W15>>17&0x7fff|_bsig_W15<<15)^(_bsig_W15>>19&0x1fff|_bsig_W15<<13)^(_bsig_W15>>10&0x3fffff)) + _bsig_W10 + ((_bsig_W2>>7&0x1ffffff|_bsig_W2<<25)^(_bsig_W2>>18&0x3fff|_bsig_W2<<14)^(_bsig_W2>>3&0x1fffffff)) + _bsig_W1) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6&0x3ffffff|_bsig_V3<<26)^(_bsig_V3>>11&0x1fffff|_bsig_V3<<21)^(_bsig_V3>>25&0x7f|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x2e1b2138 + _bsig_W1) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2&0x3fffffff|_bsig_V7<<30)^(_bsig_V7>>13&0x7ffff|_bsig_V7<<19)^(_bsig_V7>>22&0x3ff|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W2 = (((_bsig_W0>>17&0x7fff|_bsig_W0<<15)^(_bsig_W0>>19&0x1fff|_bsig_W0<<13)^(_bsig_W0>>10&0x3fffff)) + _bsig_W11 + ((_bsig_W3>>7&0x1ffffff|_bsig_W3<<25)^(_bsig_W3>>18&0x3fff|_bsig_W3<<14)^(_bsig_W3>>3&0x1fffffff)) + _bsig_W2) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6&0x3ffffff|_bsig_V2<<26)^(_bsig_V2>>11&0x1fffff|_bsig_V2<<21)^(_bsig_V2>>25&0x7f|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x4d2c6dfc + _bsig_W2) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2&0x3fffffff|_bsig_V6<<30)^(_bsig_V6>>13&0x7ffff|_bsig_V6<<19)^(_bsig_V6>>22&0x3ff|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W3 = (((_bsig_W1>>17&0x7fff|_bsig_W1<<15)^(_bsig_W1>>19&0x1fff|_bsig_W1<<13)^(_bsig_W1>>10&0x3fffff)) + _bsig_W12 + ((_bsig_W4>>7&0x1ffffff|_bsig_W4<<25)^(_bsig_W4>>18&0x3fff|_bsig_W4<<14)^(_bsig_W4>>3&0x1fffffff)) + _bsig_W3) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6&0x3ffffff|_bsig_V1<<26)^(_bsig_V1>>11&0x1fffff|_bsig_V1<<21)^(_bsig_V1>>25&0x7f|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x53380d13 + _bsig_W3) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2&0x3fffffff|_bsig_V5<<30)^(_bsig_V5>>13&0x7ffff|_bsig_V5<<19)^(_bsig_V5>>22&0x3ff|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W4 = (((_bsig_W2>>17&0x7fff|_bsig_W2<<15)^(_bsig_W2>>19&0x1fff|_bsig_W2<<13)^(_bsig_W2>>10&0x3fffff)) + _bsig_W13 + ((_bsig_W5>>7&0x1ffffff|_bsig_W5<<25)^(_bsig_W5>>18&0x3fff|_bsig_W5<<14)^(_bsig_W5>>3&0x1fffffff)) + _bsig_W4) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6&0x3ffffff|_bsig_V0<<26)^(_bsig_V0>>11&0x1fffff|_bsig_V0<<21)^(_bsig_V0>>25&0x7f|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x650a7354 + _bsig_W4) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2&0x3fffffff|_bsig_V4<<30)^(_bsig_V4>>13&0x7ffff|_bsig_V4<<19)^(_bsig_V4>>22&0x3ff|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W5 = (((_bsig_W3>>17&0x7fff|_bsig_W3<<15)^(_bsig_W3>>19&0x1fff|_bsig_W3<<13)^(_bsig_W3>>10&0x3fffff)) + _bsig_W14 + ((_bsig_W6>>7&0x1ffffff|_bsig_W6<<25)^(_bsig_W6>>18&0x3fff|_bsig_W6<<14)^(_bsig_W6>>3&0x1fffffff)) + _bsig_W5) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6&0x3ffffff|_bsig_V7<<26)^(_bsig_V7>>11&0x1fffff|_bsig_V7<<21)^(_bsig_V7>>25&0x7f|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x766a0abb + _bsig_W5) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2&0x3fffffff|_bsig_V3<<30)^(_bsig_V3>>13&0x7ffff|_bsig_V3<<19)^(_bsig_V3>>22&0x3ff|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W6 = (((_bsig_W4>>17&0x7fff|_bsig_W4<<15)^(_bsig_W4>>19&0x1fff|_bsig_W4<<13)^(_bsig_W4>>10&0x3fffff)) + _bsig_W15 + ((_bsig_W7>>7&0x1ffffff|_bsig_W7<<25)^(_bsig_W7>>18&0x3fff|_bsig_W7<<14)^(_bsig_W7>>3&0x1fffffff)) + _bsig_W6) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6&0x3ffffff|_bsig_V6<<26)^(_bsig_V6>>11&0x1fffff|_bsig_V6<<21)^(_bsig_V6>>25&0x7f|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x81c2c92e + _bsig_W6) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2&0x3fffffff|_bsig_V2<<30)^(_bsig_V2>>13&0x7ffff|_bsig_V2<<19)^(_bsig_V2>>22&0x3ff|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W7 = (((_bsig_W5>>17&0x7fff|_bsig_W5<<15)^(_bsig_W5>>19&0x1fff|_bsig_W5<<13)^(_bsig_W5>>10&0x3fffff)) + _bsig_W0 + ((_bsig_W8>>7&0x1ffffff|_bsig_W8<<25)^(_bsig_W8>>18&0x3fff|_bsig_W8<<14)^(_bsig_W8>>3&0x1fffffff)) + _bsig_W7) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6&0x3ffffff|_bsig_V5<<26)^(_bsig_V5>>11&0x1fffff|_bsig_V5<<21)^(_bsig_V5>>25&0x7f|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x92722c85 + _bsig_W7) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2&0x3fffffff|_bsig_V1<<30)^(_bsig_V1>>13&0x7ffff|_bsig_V1<<19)^(_bsig_V1>>22&0x3ff|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W8 = (((_bsig_W6>>17&0x7fff|_bsig_W6<<15)^(_bsig_W6>>19&0x1fff|_bsig_W6<<13)^(_bsig_W6>>10&0x3fffff)) + _bsig_W1 + ((_bsig_W9>>7&0x1ffffff|_bsig_W9<<25)^(_bsig_W9>>18&0x3fff|_bsig_W9<<14)^(_bsig_W9>>3&0x1fffffff)) + _bsig_W8) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6&0x3ffffff|_bsig_V4<<26)^(_bsig_V4>>11&0x1fffff|_bsig_V4<<21)^(_bsig_V4>>25&0x7f|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0xa2bfe8a1 + _bsig_W8) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2&0x3fffffff|_bsig_V0<<30)^(_bsig_V0>>13&0x7ffff|_bsig_V0<<19)^(_bsig_V0>>22&0x3ff|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W9 = (((_bsig_W7>>17&0x7fff|_bsig_W7<<15)^(_bsig_W7>>19&0x1fff|_bsig_W7<<13)^(_bsig_W7>>10&0x3fffff)) + _bsig_W2 + ((_bsig_W10>>7&0x1ffffff|_bsig_W10<<25)^(_bsig_W10>>18&0x3fff|_bsig_W10<<14)^(_bsig_W10>>3&0x1fffffff)) + _bsig_W9) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6&0x3ffffff|_bsig_V3<<26)^(_bsig_V3>>11&0x1fffff|_bsig_V3<<21)^(_bsig_V3>>25&0x7f|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0xa81a664b + _bsig_W9) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2&0x3fffffff|_bsig_V7<<30)^(_bsig_V7>>13&0x7ffff|_bsig_V7<<19)^(_bsig_V7>>22&0x3ff|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W10 = (((_bsig_W8>>17&0x7fff|_bsig_W8<<15)^(_bsig_W8>>19&0x1fff|_bsig_W8<<13)^(_bsig_W8>>10&0x3fffff)) + _bsig_W3 + ((_bsig_W11>>7&0x1ffffff|_bsig_W11<<25)^(_bsig_W11>>18&0x3fff|_bsig_W11<<14)^(_bsig_W11>>3&0x1fffffff)) + _bsig_W10) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6&0x3ffffff|_bsig_V2<<26)^(_bsig_V2>>11&0x1fffff|_bsig_V2<<21)^(_bsig_V2>>25&0x7f|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0xc24b8b70 + _bsig_W10) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2&0x3fffffff|_bsig_V6<<30)^(_bsig_V6>>13&0x7ffff|_bsig_V6<<19)^(_bsig_V6>>22&0x3ff|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W11 = (((_bsig_W9>>17&0x7fff|_bsig_W9<<15)^(_bsig_W9>>19&0x1fff|_bsig_W9<<13)^(_bsig_W9>>10&0x3fffff)) + _bsig_W4 + ((_bsig_W12>>7&0x1ffffff|_bsig_W12<<25)^(_bsig_W12>>18&0x3fff|_bsig_W12<<14)^(_bsig_W12>>3&0x1fffffff)) + _bsig_W11) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6&0x3ffffff|_bsig_V1<<26)^(_bsig_V1>>11&0x1fffff|_bsig_V1<<21)^(_bsig_V1>>25&0x7f|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0xc76c51a3 + _bsig_W11) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2&0x3fffffff|_bsig_V5<<30)^(_bsig_V5>>13&0x7ffff|_bsig_V5<<19)^(_bsig_V5>>22&0x3ff|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W12 = (((_bsig_W10>>17&0x7fff|_bsig_W10<<15)^(_bsig_W10>>19&0x1fff|_bsig_W10<<13)^(_bsig_W10>>10&0x3fffff)) + _bsig_W5 + ((_bsig_W13>>7&0x1ffffff|_bsig_W13<<25)^(_bsig_W13>>18&0x3fff|_bsig_W13<<14)^(_bsig_W13>>3&0x1fffffff)) + _bsig_W12) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6&0x3ffffff|_bsig_V0<<26)^(_bsig_V0>>11&0x1fffff|_bsig_V0<<21)^(_bsig_V0>>25&0x7f|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0xd192e819 + _bsig_W12) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2&0x3fffffff|_bsig_V4<<30)^(_bsig_V4>>13&0x7ffff|_bsig_V4<<19)^(_bsig_V4>>22&0x3ff|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W13 = (((_bsig_W11>>17&0x7fff|_bsig_W11<<15)^(_bsig_W11>>19&0x1fff|_bsig_W11<<13)^(_bsig_W11>>10&0x3fffff)) + _bsig_W6 + ((_bsig_W14>>7&0x1ffffff|_bsig_W14<<25)^(_bsig_W14>>18&0x3fff|_bsig_W14<<14)^(_bsig_W14>>3&0x1fffffff)) + _bsig_W13) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6&0x3ffffff|_bsig_V7<<26)^(_bsig_V7>>11&0x1fffff|_bsig_V7<<21)^(_bsig_V7>>25&0x7f|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0xd6990624 + _bsig_W13) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2&0x3fffffff|_bsig_V3<<30)^(_bsig_V3>>13&0x7ffff|_bsig_V3<<19)^(_bsig_V3>>22&0x3ff|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W14 = (((_bsig_W12>>17&0x7fff|_bsig_W12<<15)^(_bsig_W12>>19&0x1fff|_bsig_W12<<13)^(_bsig_W12>>10&0x3fffff)) + _bsig_W7 + ((_bsig_W15>>7&0x1ffffff|_bsig_W15<<25)^(_bsig_W15>>18&0x3fff|_bsig_W15<<14)^(_bsig_W15>>3&0x1fffffff)) + _bsig_W14) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6&0x3ffffff|_bsig_V6<<26)^(_bsig_V6>>11&0x1fffff|_bsig_V6<<21)^(_bsig_V6>>25&0x7f|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0xf40e3585 + _bsig_W14) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2&0x3fffffff|_bsig_V2<<30)^(_bsig_V2>>13&0x7ffff|_bsig_V2<<19)^(_bsig_V2>>22&0x3ff|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W15 = (((_bsig_W13>>17&0x7fff|_bsig_W13<<15)^(_bsig_W13>>19&0x1fff|_bsig_W13<<13)^(_bsig_W13>>10&0x3fffff)) + _bsig_W8 + ((_bsig_W0>>7&0x1ffffff|_bsig_W0<<25)^(_bsig_W0>>18&0x3fff|_bsig_W0<<14)^(_bsig_W0>>3&0x1fffffff)) + _bsig_W15) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6&0x3ffffff|_bsig_V5<<26)^(_bsig_V5>>11&0x1fffff|_bsig_V5<<21)^(_bsig_V5>>25&0x7f|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x106aa070 + _bsig_W15) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2&0x3fffffff|_bsig_V1<<30)^(_bsig_V1>>13&0x7ffff|_bsig_V1<<19)^(_bsig_V1>>22&0x3ff|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W0 = (((_bsig_W14>>17&0x7fff|_bsig_W14<<15)^(_bsig_W14>>19&0x1fff|_bsig_W14<<13)^(_bsig_W14>>10&0x3fffff)) + _bsig_W9 + ((_bsig_W1>>7&0x1ffffff|_bsig_W1<<25)^(_bsig_W1>>18&0x3fff|_bsig_W1<<14)^(_bsig_W1>>3&0x1fffffff)) + _bsig_W0) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6&0x3ffffff|_bsig_V4<<26)^(_bsig_V4>>11&0x1fffff|_bsig_V4<<21)^(_bsig_V4>>25&0x7f|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x19a4c116 + _bsig_W0) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2&0x3fffffff|_bsig_V0<<30)^(_bsig_V0>>13&0x7ffff|_bsig_V0<<19)^(_bsig_V0>>22&0x3ff|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W1 = (((_bsig_W15>>17&0x7fff|_bsig_W15<<15)^(_bsig_W15>>19&0x1fff|_bsig_W15<<13)^(_bsig_W15>>10&0x3fffff)) + _bsig_W10 + ((_bsig_W2>>7&0x1ffffff|_bsig_W2<<25)^(_bsig_W2>>18&0x3fff|_bsig_W2<<14)^(_bsig_W2>>3&0x1fffffff)) + _bsig_W1) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6&0x3ffffff|_bsig_V3<<26)^(_bsig_V3>>11&0x1fffff|_bsig_V3<<21)^(_bsig_V3>>25&0x7f|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x1e376c08 + _bsig_W1) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2&0x3fffffff|_bsig_V7<<30)^(_bsig_V7>>13&0x7ffff|_bsig_V7<<19)^(_bsig_V7>>22&0x3ff|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W2 = (((_bsig_W0>>17&0x7fff|_bsig_W0<<15)^(_bsig_W0>>19&0x1fff|_bsig_W0<<13)^(_bsig_W0>>10&0x3fffff)) + _bsig_W11 + ((_bsig_W3>>7&0x1ffffff|_bsig_W3<<25)^(_bsig_W3>>18&0x3fff|_bsig_W3<<14)^(_bsig_W3>>3&0x1fffffff)) + _bsig_W2) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6&0x3ffffff|_bsig_V2<<26)^(_bsig_V2>>11&0x1fffff|_bsig_V2<<21)^(_bsig_V2>>25&0x7f|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x2748774c + _bsig_W2) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2&0x3fffffff|_bsig_V6<<30)^(_bsig_V6>>13&0x7ffff|_bsig_V6<<19)^(_bsig_V6>>22&0x3ff|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W3 = (((_bsig_W1>>17&0x7fff|_bsig_W1<<15)^(_bsig_W1>>19&0x1fff|_bsig_W1<<13)^(_bsig_W1>>10&0x3fffff)) + _bsig_W12 + ((_bsig_W4>>7&0x1ffffff|_bsig_W4<<25)^(_bsig_W4>>18&0x3fff|_bsig_W4<<14)^(_bsig_W4>>3&0x1fffffff)) + _bsig_W3) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6&0x3ffffff|_bsig_V1<<26)^(_bsig_V1>>11&0x1fffff|_bsig_V1<<21)^(_bsig_V1>>25&0x7f|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x34b0bcb5 + _bsig_W3) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2&0x3fffffff|_bsig_V5<<30)^(_bsig_V5>>13&0x7ffff|_bsig_V5<<19)^(_bsig_V5>>22&0x3ff|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W4 = (((_bsig_W2>>17&0x7fff|_bsig_W2<<15)^(_bsig_W2>>19&0x1fff|_bsig_W2<<13)^(_bsig_W2>>10&0x3fffff)) + _bsig_W13 + ((_bsig_W5>>7&0x1ffffff|_bsig_W5<<25)^(_bsig_W5>>18&0x3fff|_bsig_W5<<14)^(_bsig_W5>>3&0x1fffffff)) + _bsig_W4) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6&0x3ffffff|_bsig_V0<<26)^(_bsig_V0>>11&0x1fffff|_bsig_V0<<21)^(_bsig_V0>>25&0x7f|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x391c0cb3 + _bsig_W4) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2&0x3fffffff|_bsig_V4<<30)^(_bsig_V4>>13&0x7ffff|_bsig_V4<<19)^(_bsig_V4>>22&0x3ff|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W5 = (((_bsig_W3>>17&0x7fff|_bsig_W3<<15)^(_bsig_W3>>19&0x1fff|_bsig_W3<<13)^(_bsig_W3>>10&0x3fffff)) + _bsig_W14 + ((_bsig_W6>>7&0x1ffffff|_bsig_W6<<25)^(_bsig_W6>>18&0x3fff|_bsig_W6<<14)^(_bsig_W6>>3&0x1fffffff)) + _bsig_W5) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6&0x3ffffff|_bsig_V7<<26)^(_bsig_V7>>11&0x1fffff|_bsig_V7<<21)^(_bsig_V7>>25&0x7f|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x4ed8aa4a + _bsig_W5) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2&0x3fffffff|_bsig_V3<<30)^(_bsig_V3>>13&0x7ffff|_bsig_V3<<19)^(_bsig_V3>>22&0x3ff|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W6 = (((_bsig_W4>>17&0x7fff|_bsig_W4<<15)^(_bsig_W4>>19&0x1fff|_bsig_W4<<13)^(_bsig_W4>>10&0x3fffff)) + _bsig_W15 + ((_bsig_W7>>7&0x1ffffff|_bsig_W7<<25)^(_bsig_W7>>18&0x3fff|_bsig_W7<<14)^(_bsig_W7>>3&0x1fffffff)) + _bsig_W6) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6&0x3ffffff|_bsig_V6<<26)^(_bsig_V6>>11&0x1fffff|_bsig_V6<<21)^(_bsig_V6>>25&0x7f|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x5b9cca4f + _bsig_W6) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2&0x3fffffff|_bsig_V2<<30)^(_bsig_V2>>13&0x7ffff|_bsig_V2<<19)^(_bsig_V2>>22&0x3ff|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W7 = (((_bsig_W5>>17&0x7fff|_bsig_W5<<15)^(_bsig_W5>>19&0x1fff|_bsig_W5<<13)^(_bsig_W5>>10&0x3fffff)) + _bsig_W0 + ((_bsig_W8>>7&0x1ffffff|_bsig_W8<<25)^(_bsig_W8>>18&0x3fff|_bsig_W8<<14)^(_bsig_W8>>3&0x1fffffff)) + _bsig_W7) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6&0x3ffffff|_bsig_V5<<26)^(_bsig_V5>>11&0x1fffff|_bsig_V5<<21)^(_bsig_V5>>25&0x7f|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x682e6ff3 + _bsig_W7) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2&0x3fffffff|_bsig_V1<<30)^(_bsig_V1>>13&0x7ffff|_bsig_V1<<19)^(_bsig_V1>>22&0x3ff|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W8 = (((_bsig_W6>>17&0x7fff|_bsig_W6<<15)^(_bsig_W6>>19&0x1fff|_bsig_W6<<13)^(_bsig_W6>>10&0x3fffff)) + _bsig_W1 + ((_bsig_W9>>7&0x1ffffff|_bsig_W9<<25)^(_bsig_W9>>18&0x3fff|_bsig_W9<<14)^(_bsig_W9>>3&0x1fffffff)) + _bsig_W8) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6&0x3ffffff|_bsig_V4<<26)^(_bsig_V4>>11&0x1fffff|_bsig_V4<<21)^(_bsig_V4>>25&0x7f|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x748f82ee + _bsig_W8) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2&0x3fffffff|_bsig_V0<<30)^(_bsig_V0>>13&0x7ffff|_bsig_V0<<19)^(_bsig_V0>>22&0x3ff|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W9 = (((_bsig_W7>>17&0x7fff|_bsig_W7<<15)^(_bsig_W7>>19&0x1fff|_bsig_W7<<13)^(_bsig_W7>>10&0x3fffff)) + _bsig_W2 + ((_bsig_W10>>7&0x1ffffff|_bsig_W10<<25)^(_bsig_W10>>18&0x3fff|_bsig_W10<<14)^(_bsig_W10>>3&0x1fffffff)) + _bsig_W9) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6&0x3ffffff|_bsig_V3<<26)^(_bsig_V3>>11&0x1fffff|_bsig_V3<<21)^(_bsig_V3>>25&0x7f|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x78a5636f + _bsig_W9) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2&0x3fffffff|_bsig_V7<<30)^(_bsig_V7>>13&0x7ffff|_bsig_V7<<19)^(_bsig_V7>>22&0x3ff|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W10 = (((_bsig_W8>>17&0x7fff|_bsig_W8<<15)^(_bsig_W8>>19&0x1fff|_bsig_W8<<13)^(_bsig_W8>>10&0x3fffff)) + _bsig_W3 + ((_bsig_W11>>7&0x1ffffff|_bsig_W11<<25)^(_bsig_W11>>18&0x3fff|_bsig_W11<<14)^(_bsig_W11>>3&0x1fffffff)) + _bsig_W10) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6&0x3ffffff|_bsig_V2<<26)^(_bsig_V2>>11&0x1fffff|_bsig_V2<<21)^(_bsig_V2>>25&0x7f|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x84c87814 + _bsig_W10) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2&0x3fffffff|_bsig_V6<<30)^(_bsig_V6>>13&0x7ffff|_bsig_V6<<19)^(_bsig_V6>>22&0x3ff|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W11 = (((_bsig_W9>>17&0x7fff|_bsig_W9<<15)^(_bsig_W9>>19&0x1fff|_bsig_W9<<13)^(_bsig_W9>>10&0x3fffff)) + _bsig_W4 + ((_bsig_W12>>7&0x1ffffff|_bsig_W12<<25)^(_bsig_W12>>18&0x3fff|_bsig_W12<<14)^(_bsig_W12>>3&0x1fffffff)) + _bsig_W11) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6&0x3ffffff|_bsig_V1<<26)^(_bsig_V1>>11&0x1fffff|_bsig_V1<<21)^(_bsig_V1>>25&0x7f|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x8cc70208 + _bsig_W11) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2&0x3fffffff|_bsig_V5<<30)^(_bsig_V5>>13&0x7ffff|_bsig_V5<<19)^(_bsig_V5>>22&0x3ff|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W12 = (((_bsig_W10>>17&0x7fff|_bsig_W10<<15)^(_bsig_W10>>19&0x1fff|_bsig_W10<<13)^(_bsig_W10>>10&0x3fffff)) + _bsig_W5 + ((_bsig_W13>>7&0x1ffffff|_bsig_W13<<25)^(_bsig_W13>>18&0x3fff|_bsig_W13<<14)^(_bsig_W13>>3&0x1fffffff)) + _bsig_W12) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6&0x3ffffff|_bsig_V0<<26)^(_bsig_V0>>11&0x1fffff|_bsig_V0<<21)^(_bsig_V0>>25&0x7f|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x90befffa + _bsig_W12) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2&0x3fffffff|_bsig_V4<<30)^(_bsig_V4>>13&0x7ffff|_bsig_V4<<19)^(_bsig_V4>>22&0x3ff|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W13 = (((_bsig_W11>>17&0x7fff|_bsig_W11<<15)^(_bsig_W11>>19&0x1fff|_bsig_W11<<13)^(_bsig_W11>>10&0x3fffff)) + _bsig_W6 + ((_bsig_W14>>7&0x1ffffff|_bsig_W14<<25)^(_bsig_W14>>18&0x3fff|_bsig_W14<<14)^(_bsig_W14>>3&0x1fffffff)) + _bsig_W13) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6&0x3ffffff|_bsig_V7<<26)^(_bsig_V7>>11&0x1fffff|_bsig_V7<<21)^(_bsig_V7>>25&0x7f|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0xa4506ceb + _bsig_W13) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2&0x3fffffff|_bsig_V3<<30)^(_bsig_V3>>13&0x7ffff|_bsig_V3<<19)^(_bsig_V3>>22&0x3ff|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W14 = (((_bsig_W12>>17&0x7fff|_bsig_W12<<15)^(_bsig_W12>>19&0x1fff|_bsig_W12<<13)^(_bsig_W12>>10&0x3fffff)) + _bsig_W7 + ((_bsig_W15>>7&0x1ffffff|_bsig_W15<<25)^(_bsig_W15>>18&0x3fff|_bsig_W15<<14)^(_bsig_W15>>3&0x1fffffff)) + _bsig_W14) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6&0x3ffffff|_bsig_V6<<26)^(_bsig_V6>>11&0x1fffff|_bsig_V6<<21)^(_bsig_V6>>25&0x7f|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0xbef9a3f7 + _bsig_W14) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2&0x3fffffff|_bsig_V2<<30)^(_bsig_V2>>13&0x7ffff|_bsig_V2<<19)^(_bsig_V2>>22&0x3ff|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W15 = (((_bsig_W13>>17&0x7fff|_bsig_W13<<15)^(_bsig_W13>>19&0x1fff|_bsig_W13<<13)^(_bsig_W13>>10&0x3fffff)) + _bsig_W8 + ((_bsig_W0>>7&0x1ffffff|_bsig_W0<<25)^(_bsig_W0>>18&0x3fff|_bsig_W0<<14)^(_bsig_W0>>3&0x1fffffff)) + _bsig_W15) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6&0x3ffffff|_bsig_V5<<26)^(_bsig_V5>>11&0x1fffff|_bsig_V5<<21)^(_bsig_V5>>25&0x7f|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0xc67178f2 + _bsig_W15) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2&0x3fffffff|_bsig_V1<<30)^(_bsig_V1>>13&0x7ffff|_bsig_V1<<19)^(_bsig_V1>>22&0x3ff|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_H0 = (_bsig_H0 + _bsig_V0) & 0xffffffff)) $((_bsig_H1 = (_bsig_H1 + _bsig_V1) & 0xffffffff)) $((_bsig_H2 = (_bsig_H2 + _bsig_V2) & 0xffffffff)) $((_bsig_H3 = (_bsig_H3 + _bsig_V3) & 0xffffffff)) $((_bsig_H4 = (_bsig_H4 + _bsig_V4) & 0xffffffff)) $((_bsig_H5 = (_bsig_H5 + _bsig_V5) & 0xffffffff)) $((_bsig_H6 = (_bsig_H6 + _bsig_V6) & 0xffffffff)) $((_bsig_H7 = (_bsig_H7 + _bsig_V7) & 0xffffffff))
+}
+    ;;
+  *)
+_bsig_sha_block() {
+  : $((_bsig_V0 = _bsig_H0)) $((_bsig_V1 = _bsig_H1)) $((_bsig_V2 = _bsig_H2)) $((_bsig_V3 = _bsig_H3)) $((_bsig_V4 = _bsig_H4)) $((_bsig_V5 = _bsig_H5)) $((_bsig_V6 = _bsig_H6)) $((_bsig_V7 = _bsig_H7))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6|_bsig_V4<<26)^(_bsig_V4>>11|_bsig_V4<<21)^(_bsig_V4>>25|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x428a2f98 + _bsig_W0) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2|_bsig_V0<<30)^(_bsig_V0>>13|_bsig_V0<<19)^(_bsig_V0>>22|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6|_bsig_V3<<26)^(_bsig_V3>>11|_bsig_V3<<21)^(_bsig_V3>>25|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x71374491 + _bsig_W1) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2|_bsig_V7<<30)^(_bsig_V7>>13|_bsig_V7<<19)^(_bsig_V7>>22|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6|_bsig_V2<<26)^(_bsig_V2>>11|_bsig_V2<<21)^(_bsig_V2>>25|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0xb5c0fbcf + _bsig_W2) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2|_bsig_V6<<30)^(_bsig_V6>>13|_bsig_V6<<19)^(_bsig_V6>>22|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6|_bsig_V1<<26)^(_bsig_V1>>11|_bsig_V1<<21)^(_bsig_V1>>25|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0xe9b5dba5 + _bsig_W3) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2|_bsig_V5<<30)^(_bsig_V5>>13|_bsig_V5<<19)^(_bsig_V5>>22|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6|_bsig_V0<<26)^(_bsig_V0>>11|_bsig_V0<<21)^(_bsig_V0>>25|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x3956c25b + _bsig_W4) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2|_bsig_V4<<30)^(_bsig_V4>>13|_bsig_V4<<19)^(_bsig_V4>>22|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6|_bsig_V7<<26)^(_bsig_V7>>11|_bsig_V7<<21)^(_bsig_V7>>25|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x59f111f1 + _bsig_W5) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2|_bsig_V3<<30)^(_bsig_V3>>13|_bsig_V3<<19)^(_bsig_V3>>22|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6|_bsig_V6<<26)^(_bsig_V6>>11|_bsig_V6<<21)^(_bsig_V6>>25|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x923f82a4 + _bsig_W6) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2|_bsig_V2<<30)^(_bsig_V2>>13|_bsig_V2<<19)^(_bsig_V2>>22|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6|_bsig_V5<<26)^(_bsig_V5>>11|_bsig_V5<<21)^(_bsig_V5>>25|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0xab1c5ed5 + _bsig_W7) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2|_bsig_V1<<30)^(_bsig_V1>>13|_bsig_V1<<19)^(_bsig_V1>>22|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6|_bsig_V4<<26)^(_bsig_V4>>11|_bsig_V4<<21)^(_bsig_V4>>25|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0xd807aa98 + _bsig_W8) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2|_bsig_V0<<30)^(_bsig_V0>>13|_bsig_V0<<19)^(_bsig_V0>>22|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6|_bsig_V3<<26)^(_bsig_V3>>11|_bsig_V3<<21)^(_bsig_V3>>25|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x12835b01 + _bsig_W9) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2|_bsig_V7<<30)^(_bsig_V7>>13|_bsig_V7<<19)^(_bsig_V7>>22|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6|_bsig_V2<<26)^(_bsig_V2>>11|_bsig_V2<<21)^(_bsig_V2>>25|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x243185be + _bsig_W10) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2|_bsig_V6<<30)^(_bsig_V6>>13|_bsig_V6<<19)^(_bsig_V6>>22|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6|_bsig_V1<<26)^(_bsig_V1>>11|_bsig_V1<<21)^(_bsig_V1>>25|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x550c7dc3 + _bsig_W11) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2|_bsig_V5<<30)^(_bsig_V5>>13|_bsig_V5<<19)^(_bsig_V5>>22|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6|_bsig_V0<<26)^(_bsig_V0>>11|_bsig_V0<<21)^(_bsig_V0>>25|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x72be5d74 + _bsig_W12) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2|_bsig_V4<<30)^(_bsig_V4>>13|_bsig_V4<<19)^(_bsig_V4>>22|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6|_bsig_V7<<26)^(_bsig_V7>>11|_bsig_V7<<21)^(_bsig_V7>>25|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x80deb1fe + _bsig_W13) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2|_bsig_V3<<30)^(_bsig_V3>>13|_bsig_V3<<19)^(_bsig_V3>>22|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6|_bsig_V6<<26)^(_bsig_V6>>11|_bsig_V6<<21)^(_bsig_V6>>25|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x9bdc06a7 + _bsig_W14) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2|_bsig_V2<<30)^(_bsig_V2>>13|_bsig_V2<<19)^(_bsig_V2>>22|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6|_bsig_V5<<26)^(_bsig_V5>>11|_bsig_V5<<21)^(_bsig_V5>>25|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0xc19bf174 + _bsig_W15) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2|_bsig_V1<<30)^(_bsig_V1>>13|_bsig_V1<<19)^(_bsig_V1>>22|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W0 = (((_bsig_W14>>17|_bsig_W14<<15)^(_bsig_W14>>19|_bsig_W14<<13)^(_bsig_W14>>10)) + _bsig_W9 + ((_bsig_W1>>7|_bsig_W1<<25)^(_bsig_W1>>18|_bsig_W1<<14)^(_bsig_W1>>3)) + _bsig_W0) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6|_bsig_V4<<26)^(_bsig_V4>>11|_bsig_V4<<21)^(_bsig_V4>>25|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0xe49b69c1 + _bsig_W0) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2|_bsig_V0<<30)^(_bsig_V0>>13|_bsig_V0<<19)^(_bsig_V0>>22|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W1 = (((_bsig_W15>>17|_bsig_W15<<15)^(_bsig_W15>>19|_bsig_W15<<13)^(_bsig_W15>>10)) + _bsig_W10 + ((_bsig_W2>>7|_bsig_W2<<25)^(_bsig_W2>>18|_bsig_W2<<14)^(_bsig_W2>>3)) + _bsig_W1) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6|_bsig_V3<<26)^(_bsig_V3>>11|_bsig_V3<<21)^(_bsig_V3>>25|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0xefbe4786 + _bsig_W1) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2|_bsig_V7<<30)^(_bsig_V7>>13|_bsig_V7<<19)^(_bsig_V7>>22|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W2 = (((_bsig_W0>>17|_bsig_W0<<15)^(_bsig_W0>>19|_bsig_W0<<13)^(_bsig_W0>>10)) + _bsig_W11 + ((_bsig_W3>>7|_bsig_W3<<25)^(_bsig_W3>>18|_bsig_W3<<14)^(_bsig_W3>>3)) + _bsig_W2) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6|_bsig_V2<<26)^(_bsig_V2>>11|_bsig_V2<<21)^(_bsig_V2>>25|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x0fc19dc6 + _bsig_W2) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2|_bsig_V6<<30)^(_bsig_V6>>13|_bsig_V6<<19)^(_bsig_V6>>22|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W3 = (((_bsig_W1>>17|_bsig_W1<<15)^(_bsig_W1>>19|_bsig_W1<<13)^(_bsig_W1>>10)) + _bsig_W12 + ((_bsig_W4>>7|_bsig_W4<<25)^(_bsig_W4>>18|_bsig_W4<<14)^(_bsig_W4>>3)) + _bsig_W3) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6|_bsig_V1<<26)^(_bsig_V1>>11|_bsig_V1<<21)^(_bsig_V1>>25|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x240ca1cc + _bsig_W3) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2|_bsig_V5<<30)^(_bsig_V5>>13|_bsig_V5<<19)^(_bsig_V5>>22|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W4 = (((_bsig_W2>>17|_bsig_W2<<15)^(_bsig_W2>>19|_bsig_W2<<13)^(_bsig_W2>>10)) + _bsig_W13 + ((_bsig_W5>>7|_bsig_W5<<25)^(_bsig_W5>>18|_bsig_W5<<14)^(_bsig_W5>>3)) + _bsig_W4) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6|_bsig_V0<<26)^(_bsig_V0>>11|_bsig_V0<<21)^(_bsig_V0>>25|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x2de92c6f + _bsig_W4) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2|_bsig_V4<<30)^(_bsig_V4>>13|_bsig_V4<<19)^(_bsig_V4>>22|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W5 = (((_bsig_W3>>17|_bsig_W3<<15)^(_bsig_W3>>19|_bsig_W3<<13)^(_bsig_W3>>10)) + _bsig_W14 + ((_bsig_W6>>7|_bsig_W6<<25)^(_bsig_W6>>18|_bsig_W6<<14)^(_bsig_W6>>3)) + _bsig_W5) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6|_bsig_V7<<26)^(_bsig_V7>>11|_bsig_V7<<21)^(_bsig_V7>>25|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x4a7484aa + _bsig_W5) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2|_bsig_V3<<30)^(_bsig_V3>>13|_bsig_V3<<19)^(_bsig_V3>>22|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W6 = (((_bsig_W4>>17|_bsig_W4<<15)^(_bsig_W4>>19|_bsig_W4<<13)^(_bsig_W4>>10)) + _bsig_W15 + ((_bsig_W7>>7|_bsig_W7<<25)^(_bsig_W7>>18|_bsig_W7<<14)^(_bsig_W7>>3)) + _bsig_W6) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6|_bsig_V6<<26)^(_bsig_V6>>11|_bsig_V6<<21)^(_bsig_V6>>25|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x5cb0a9dc + _bsig_W6) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2|_bsig_V2<<30)^(_bsig_V2>>13|_bsig_V2<<19)^(_bsig_V2>>22|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W7 = (((_bsig_W5>>17|_bsig_W5<<15)^(_bsig_W5>>19|_bsig_W5<<13)^(_bsig_W5>>10)) + _bsig_W0 + ((_bsig_W8>>7|_bsig_W8<<25)^(_bsig_W8>>18|_bsig_W8<<14)^(_bsig_W8>>3)) + _bsig_W7) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6|_bsig_V5<<26)^(_bsig_V5>>11|_bsig_V5<<21)^(_bsig_V5>>25|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x76f988da + _bsig_W7) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2|_bsig_V1<<30)^(_bsig_V1>>13|_bsig_V1<<19)^(_bsig_V1>>22|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W8 = (((_bsig_W6>>17|_bsig_W6<<15)^(_bsig_W6>>19|_bsig_W6<<13)^(_bsig_W6>>10)) + _bsig_W1 + ((_bsig_W9>>7|_bsig_W9<<25)^(_bsig_W9>>18|_bsig_W9<<14)^(_bsig_W9>>3)) + _bsig_W8) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6|_bsig_V4<<26)^(_bsig_V4>>11|_bsig_V4<<21)^(_bsig_V4>>25|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x983e5152 + _bsig_W8) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2|_bsig_V0<<30)^(_bsig_V0>>13|_bsig_V0<<19)^(_bsig_V0>>22|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W9 = (((_bsig_W7>>17|_bsig_W7<<15)^(_bsig_W7>>19|_bsig_W7<<13)^(_bsig_W7>>10)) + _bsig_W2 + ((_bsig_W10>>7|_bsig_W10<<25)^(_bsig_W10>>18|_bsig_W10<<14)^(_bsig_W10>>3)) + _bsig_W9) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6|_bsig_V3<<26)^(_bsig_V3>>11|_bsig_V3<<21)^(_bsig_V3>>25|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0xa831c66d + _bsig_W9) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2|_bsig_V7<<30)^(_bsig_V7>>13|_bsig_V7<<19)^(_bsig_V7>>22|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W10 = (((_bsig_W8>>17|_bsig_W8<<15)^(_bsig_W8>>19|_bsig_W8<<13)^(_bsig_W8>>10)) + _bsig_W3 + ((_bsig_W11>>7|_bsig_W11<<25)^(_bsig_W11>>18|_bsig_W11<<14)^(_bsig_W11>>3)) + _bsig_W10) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6|_bsig_V2<<26)^(_bsig_V2>>11|_bsig_V2<<21)^(_bsig_V2>>25|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0xb00327c8 + _bsig_W10) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2|_bsig_V6<<30)^(_bsig_V6>>13|_bsig_V6<<19)^(_bsig_V6>>22|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W11 = (((_bsig_W9>>17|_bsig_W9<<15)^(_bsig_W9>>19|_bsig_W9<<13)^(_bsig_W9>>10)) + _bsig_W4 + ((_bsig_W12>>7|_bsig_W12<<25)^(_bsig_W12>>18|_bsig_W12<<14)^(_bsig_W12>>3)) + _bsig_W11) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6|_bsig_V1<<26)^(_bsig_V1>>11|_bsig_V1<<21)^(_bsig_V1>>25|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0xbf597fc7 + _bsig_W11) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2|_bsig_V5<<30)^(_bsig_V5>>13|_bsig_V5<<19)^(_bsig_V5>>22|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W12 = (((_bsig_W10>>17|_bsig_W10<<15)^(_bsig_W10>>19|_bsig_W10<<13)^(_bsig_W10>>10)) + _bsig_W5 + ((_bsig_W13>>7|_bsig_W13<<25)^(_bsig_W13>>18|_bsig_W13<<14)^(_bsig_W13>>3)) + _bsig_W12) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6|_bsig_V0<<26)^(_bsig_V0>>11|_bsig_V0<<21)^(_bsig_V0>>25|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0xc6e00bf3 + _bsig_W12) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2|_bsig_V4<<30)^(_bsig_V4>>13|_bsig_V4<<19)^(_bsig_V4>>22|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W13 = (((_bsig_W11>>17|_bsig_W11<<15)^(_bsig_W11>>19|_bsig_W11<<13)^(_bsig_W11>>10)) + _bsig_W6 + ((_bsig_W14>>7|_bsig_W14<<25)^(_bsig_W14>>18|_bsig_W14<<14)^(_bsig_W14>>3)) + _bsig_W13) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6|_bsig_V7<<26)^(_bsig_V7>>11|_bsig_V7<<21)^(_bsig_V7>>25|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0xd5a79147 + _bsig_W13) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2|_bsig_V3<<30)^(_bsig_V3>>13|_bsig_V3<<19)^(_bsig_V3>>22|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W14 = (((_bsig_W12>>17|_bsig_W12<<15)^(_bsig_W12>>19|_bsig_W12<<13)^(_bsig_W12>>10)) + _bsig_W7 + ((_bsig_W15>>7|_bsig_W15<<25)^(_bsig_W15>>18|_bsig_W15<<14)^(_bsig_W15>>3)) + _bsig_W14) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6|_bsig_V6<<26)^(_bsig_V6>>11|_bsig_V6<<21)^(_bsig_V6>>25|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x06ca6351 + _bsig_W14) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2|_bsig_V2<<30)^(_bsig_V2>>13|_bsig_V2<<19)^(_bsig_V2>>22|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W15 = (((_bsig_W13>>17|_bsig_W13<<15)^(_bsig_W13>>19|_bsig_W13<<13)^(_bsig_W13>>10)) + _bsig_W8 + ((_bsig_W0>>7|_bsig_W0<<25)^(_bsig_W0>>18|_bsig_W0<<14)^(_bsig_W0>>3)) + _bsig_W15) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6|_bsig_V5<<26)^(_bsig_V5>>11|_bsig_V5<<21)^(_bsig_V5>>25|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x14292967 + _bsig_W15) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2|_bsig_V1<<30)^(_bsig_V1>>13|_bsig_V1<<19)^(_bsig_V1>>22|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W0 = (((_bsig_W14>>17|_bsig_W14<<15)^(_bsig_W14>>19|_bsig_W14<<13)^(_bsig_W14>>10)) + _bsig_W9 + ((_bsig_W1>>7|_bsig_W1<<25)^(_bsig_W1>>18|_bsig_W1<<14)^(_bsig_W1>>3)) + _bsig_W0) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6|_bsig_V4<<26)^(_bsig_V4>>11|_bsig_V4<<21)^(_bsig_V4>>25|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x27b70a85 + _bsig_W0) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2|_bsig_V0<<30)^(_bsig_V0>>13|_bsig_V0<<19)^(_bsig_V0>>22|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W1 = (((_bsig_W15>>17|_bsig_W15<<15)^(_bsig_W15>>19|_bsig_W15<<13)^(_bsig_W15>>10)) + _bsig_W10 + ((_bsig_W2>>7|_bsig_W2<<25)^(_bsig_W2>>18|_bsig_W2<<14)^(_bsig_W2>>3)) + _bsig_W1) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6|_bsig_V3<<26)^(_bsig_V3>>11|_bsig_V3<<21)^(_bsig_V3>>25|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x2e1b2138 + _bsig_W1) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2|_bsig_V7<<30)^(_bsig_V7>>13|_bsig_V7<<19)^(_bsig_V7>>22|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W2 = (((_bsig_W0>>17|_bsig_W0<<15)^(_bsig_W0>>19|_bsig_W0<<13)^(_bsig_W0>>10)) + _bsig_W11 + ((_bsig_W3>>7|_bsig_W3<<25)^(_bsig_W3>>18|_bsig_W3<<14)^(_bsig_W3>>3)) + _bsig_W2) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6|_bsig_V2<<26)^(_bsig_V2>>11|_bsig_V2<<21)^(_bsig_V2>>25|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x4d2c6dfc + _bsig_W2) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2|_bsig_V6<<30)^(_bsig_V6>>13|_bsig_V6<<19)^(_bsig_V6>>22|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W3 = (((_bsig_W1>>17|_bsig_W1<<15)^(_bsig_W1>>19|_bsig_W1<<13)^(_bsig_W1>>10)) + _bsig_W12 + ((_bsig_W4>>7|_bsig_W4<<25)^(_bsig_W4>>18|_bsig_W4<<14)^(_bsig_W4>>3)) + _bsig_W3) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6|_bsig_V1<<26)^(_bsig_V1>>11|_bsig_V1<<21)^(_bsig_V1>>25|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x53380d13 + _bsig_W3) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2|_bsig_V5<<30)^(_bsig_V5>>13|_bsig_V5<<19)^(_bsig_V5>>22|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W4 = (((_bsig_W2>>17|_bsig_W2<<15)^(_bsig_W2>>19|_bsig_W2<<13)^(_bsig_W2>>10)) + _bsig_W13 + ((_bsig_W5>>7|_bsig_W5<<25)^(_bsig_W5>>18|_bsig_W5<<14)^(_bsig_W5>>3)) + _bsig_W4) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6|_bsig_V0<<26)^(_bsig_V0>>11|_bsig_V0<<21)^(_bsig_V0>>25|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x650a7354 + _bsig_W4) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2|_bsig_V4<<30)^(_bsig_V4>>13|_bsig_V4<<19)^(_bsig_V4>>22|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W5 = (((_bsig_W3>>17|_bsig_W3<<15)^(_bsig_W3>>19|_bsig_W3<<13)^(_bsig_W3>>10)) + _bsig_W14 + ((_bsig_W6>>7|_bsig_W6<<25)^(_bsig_W6>>18|_bsig_W6<<14)^(_bsig_W6>>3)) + _bsig_W5) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6|_bsig_V7<<26)^(_bsig_V7>>11|_bsig_V7<<21)^(_bsig_V7>>25|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x766a0abb + _bsig_W5) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2|_bsig_V3<<30)^(_bsig_V3>>13|_bsig_V3<<19)^(_bsig_V3>>22|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W6 = (((_bsig_W4>>17|_bsig_W4<<15)^(_bsig_W4>>19|_bsig_W4<<13)^(_bsig_W4>>10)) + _bsig_W15 + ((_bsig_W7>>7|_bsig_W7<<25)^(_bsig_W7>>18|_bsig_W7<<14)^(_bsig_W7>>3)) + _bsig_W6) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6|_bsig_V6<<26)^(_bsig_V6>>11|_bsig_V6<<21)^(_bsig_V6>>25|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x81c2c92e + _bsig_W6) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2|_bsig_V2<<30)^(_bsig_V2>>13|_bsig_V2<<19)^(_bsig_V2>>22|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W7 = (((_bsig_W5>>17|_bsig_W5<<15)^(_bsig_W5>>19|_bsig_W5<<13)^(_bsig_W5>>10)) + _bsig_W0 + ((_bsig_W8>>7|_bsig_W8<<25)^(_bsig_W8>>18|_bsig_W8<<14)^(_bsig_W8>>3)) + _bsig_W7) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6|_bsig_V5<<26)^(_bsig_V5>>11|_bsig_V5<<21)^(_bsig_V5>>25|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x92722c85 + _bsig_W7) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2|_bsig_V1<<30)^(_bsig_V1>>13|_bsig_V1<<19)^(_bsig_V1>>22|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W8 = (((_bsig_W6>>17|_bsig_W6<<15)^(_bsig_W6>>19|_bsig_W6<<13)^(_bsig_W6>>10)) + _bsig_W1 + ((_bsig_W9>>7|_bsig_W9<<25)^(_bsig_W9>>18|_bsig_W9<<14)^(_bsig_W9>>3)) + _bsig_W8) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6|_bsig_V4<<26)^(_bsig_V4>>11|_bsig_V4<<21)^(_bsig_V4>>25|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0xa2bfe8a1 + _bsig_W8) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2|_bsig_V0<<30)^(_bsig_V0>>13|_bsig_V0<<19)^(_bsig_V0>>22|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W9 = (((_bsig_W7>>17|_bsig_W7<<15)^(_bsig_W7>>19|_bsig_W7<<13)^(_bsig_W7>>10)) + _bsig_W2 + ((_bsig_W10>>7|_bsig_W10<<25)^(_bsig_W10>>18|_bsig_W10<<14)^(_bsig_W10>>3)) + _bsig_W9) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6|_bsig_V3<<26)^(_bsig_V3>>11|_bsig_V3<<21)^(_bsig_V3>>25|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0xa81a664b + _bsig_W9) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2|_bsig_V7<<30)^(_bsig_V7>>13|_bsig_V7<<19)^(_bsig_V7>>22|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W10 = (((_bsig_W8>>17|_bsig_W8<<15)^(_bsig_W8>>19|_bsig_W8<<13)^(_bsig_W8>>10)) + _bsig_W3 + ((_bsig_W11>>7|_bsig_W11<<25)^(_bsig_W11>>18|_bsig_W11<<14)^(_bsig_W11>>3)) + _bsig_W10) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6|_bsig_V2<<26)^(_bsig_V2>>11|_bsig_V2<<21)^(_bsig_V2>>25|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0xc24b8b70 + _bsig_W10) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2|_bsig_V6<<30)^(_bsig_V6>>13|_bsig_V6<<19)^(_bsig_V6>>22|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W11 = (((_bsig_W9>>17|_bsig_W9<<15)^(_bsig_W9>>19|_bsig_W9<<13)^(_bsig_W9>>10)) + _bsig_W4 + ((_bsig_W12>>7|_bsig_W12<<25)^(_bsig_W12>>18|_bsig_W12<<14)^(_bsig_W12>>3)) + _bsig_W11) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6|_bsig_V1<<26)^(_bsig_V1>>11|_bsig_V1<<21)^(_bsig_V1>>25|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0xc76c51a3 + _bsig_W11) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2|_bsig_V5<<30)^(_bsig_V5>>13|_bsig_V5<<19)^(_bsig_V5>>22|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W12 = (((_bsig_W10>>17|_bsig_W10<<15)^(_bsig_W10>>19|_bsig_W10<<13)^(_bsig_W10>>10)) + _bsig_W5 + ((_bsig_W13>>7|_bsig_W13<<25)^(_bsig_W13>>18|_bsig_W13<<14)^(_bsig_W13>>3)) + _bsig_W12) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6|_bsig_V0<<26)^(_bsig_V0>>11|_bsig_V0<<21)^(_bsig_V0>>25|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0xd192e819 + _bsig_W12) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2|_bsig_V4<<30)^(_bsig_V4>>13|_bsig_V4<<19)^(_bsig_V4>>22|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W13 = (((_bsig_W11>>17|_bsig_W11<<15)^(_bsig_W11>>19|_bsig_W11<<13)^(_bsig_W11>>10)) + _bsig_W6 + ((_bsig_W14>>7|_bsig_W14<<25)^(_bsig_W14>>18|_bsig_W14<<14)^(_bsig_W14>>3)) + _bsig_W13) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6|_bsig_V7<<26)^(_bsig_V7>>11|_bsig_V7<<21)^(_bsig_V7>>25|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0xd6990624 + _bsig_W13) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2|_bsig_V3<<30)^(_bsig_V3>>13|_bsig_V3<<19)^(_bsig_V3>>22|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W14 = (((_bsig_W12>>17|_bsig_W12<<15)^(_bsig_W12>>19|_bsig_W12<<13)^(_bsig_W12>>10)) + _bsig_W7 + ((_bsig_W15>>7|_bsig_W15<<25)^(_bsig_W15>>18|_bsig_W15<<14)^(_bsig_W15>>3)) + _bsig_W14) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6|_bsig_V6<<26)^(_bsig_V6>>11|_bsig_V6<<21)^(_bsig_V6>>25|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0xf40e3585 + _bsig_W14) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2|_bsig_V2<<30)^(_bsig_V2>>13|_bsig_V2<<19)^(_bsig_V2>>22|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W15 = (((_bsig_W13>>17|_bsig_W13<<15)^(_bsig_W13>>19|_bsig_W13<<13)^(_bsig_W13>>10)) + _bsig_W8 + ((_bsig_W0>>7|_bsig_W0<<25)^(_bsig_W0>>18|_bsig_W0<<14)^(_bsig_W0>>3)) + _bsig_W15) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6|_bsig_V5<<26)^(_bsig_V5>>11|_bsig_V5<<21)^(_bsig_V5>>25|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x106aa070 + _bsig_W15) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2|_bsig_V1<<30)^(_bsig_V1>>13|_bsig_V1<<19)^(_bsig_V1>>22|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W0 = (((_bsig_W14>>17|_bsig_W14<<15)^(_bsig_W14>>19|_bsig_W14<<13)^(_bsig_W14>>10)) + _bsig_W9 + ((_bsig_W1>>7|_bsig_W1<<25)^(_bsig_W1>>18|_bsig_W1<<14)^(_bsig_W1>>3)) + _bsig_W0) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6|_bsig_V4<<26)^(_bsig_V4>>11|_bsig_V4<<21)^(_bsig_V4>>25|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x19a4c116 + _bsig_W0) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2|_bsig_V0<<30)^(_bsig_V0>>13|_bsig_V0<<19)^(_bsig_V0>>22|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W1 = (((_bsig_W15>>17|_bsig_W15<<15)^(_bsig_W15>>19|_bsig_W15<<13)^(_bsig_W15>>10)) + _bsig_W10 + ((_bsig_W2>>7|_bsig_W2<<25)^(_bsig_W2>>18|_bsig_W2<<14)^(_bsig_W2>>3)) + _bsig_W1) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6|_bsig_V3<<26)^(_bsig_V3>>11|_bsig_V3<<21)^(_bsig_V3>>25|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x1e376c08 + _bsig_W1) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2|_bsig_V7<<30)^(_bsig_V7>>13|_bsig_V7<<19)^(_bsig_V7>>22|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W2 = (((_bsig_W0>>17|_bsig_W0<<15)^(_bsig_W0>>19|_bsig_W0<<13)^(_bsig_W0>>10)) + _bsig_W11 + ((_bsig_W3>>7|_bsig_W3<<25)^(_bsig_W3>>18|_bsig_W3<<14)^(_bsig_W3>>3)) + _bsig_W2) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6|_bsig_V2<<26)^(_bsig_V2>>11|_bsig_V2<<21)^(_bsig_V2>>25|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x2748774c + _bsig_W2) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2|_bsig_V6<<30)^(_bsig_V6>>13|_bsig_V6<<19)^(_bsig_V6>>22|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W3 = (((_bsig_W1>>17|_bsig_W1<<15)^(_bsig_W1>>19|_bsig_W1<<13)^(_bsig_W1>>10)) + _bsig_W12 + ((_bsig_W4>>7|_bsig_W4<<25)^(_bsig_W4>>18|_bsig_W4<<14)^(_bsig_W4>>3)) + _bsig_W3) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6|_bsig_V1<<26)^(_bsig_V1>>11|_bsig_V1<<21)^(_bsig_V1>>25|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x34b0bcb5 + _bsig_W3) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2|_bsig_V5<<30)^(_bsig_V5>>13|_bsig_V5<<19)^(_bsig_V5>>22|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W4 = (((_bsig_W2>>17|_bsig_W2<<15)^(_bsig_W2>>19|_bsig_W2<<13)^(_bsig_W2>>10)) + _bsig_W13 + ((_bsig_W5>>7|_bsig_W5<<25)^(_bsig_W5>>18|_bsig_W5<<14)^(_bsig_W5>>3)) + _bsig_W4) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6|_bsig_V0<<26)^(_bsig_V0>>11|_bsig_V0<<21)^(_bsig_V0>>25|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x391c0cb3 + _bsig_W4) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2|_bsig_V4<<30)^(_bsig_V4>>13|_bsig_V4<<19)^(_bsig_V4>>22|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W5 = (((_bsig_W3>>17|_bsig_W3<<15)^(_bsig_W3>>19|_bsig_W3<<13)^(_bsig_W3>>10)) + _bsig_W14 + ((_bsig_W6>>7|_bsig_W6<<25)^(_bsig_W6>>18|_bsig_W6<<14)^(_bsig_W6>>3)) + _bsig_W5) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6|_bsig_V7<<26)^(_bsig_V7>>11|_bsig_V7<<21)^(_bsig_V7>>25|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0x4ed8aa4a + _bsig_W5) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2|_bsig_V3<<30)^(_bsig_V3>>13|_bsig_V3<<19)^(_bsig_V3>>22|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W6 = (((_bsig_W4>>17|_bsig_W4<<15)^(_bsig_W4>>19|_bsig_W4<<13)^(_bsig_W4>>10)) + _bsig_W15 + ((_bsig_W7>>7|_bsig_W7<<25)^(_bsig_W7>>18|_bsig_W7<<14)^(_bsig_W7>>3)) + _bsig_W6) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6|_bsig_V6<<26)^(_bsig_V6>>11|_bsig_V6<<21)^(_bsig_V6>>25|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0x5b9cca4f + _bsig_W6) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2|_bsig_V2<<30)^(_bsig_V2>>13|_bsig_V2<<19)^(_bsig_V2>>22|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W7 = (((_bsig_W5>>17|_bsig_W5<<15)^(_bsig_W5>>19|_bsig_W5<<13)^(_bsig_W5>>10)) + _bsig_W0 + ((_bsig_W8>>7|_bsig_W8<<25)^(_bsig_W8>>18|_bsig_W8<<14)^(_bsig_W8>>3)) + _bsig_W7) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6|_bsig_V5<<26)^(_bsig_V5>>11|_bsig_V5<<21)^(_bsig_V5>>25|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0x682e6ff3 + _bsig_W7) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2|_bsig_V1<<30)^(_bsig_V1>>13|_bsig_V1<<19)^(_bsig_V1>>22|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_W8 = (((_bsig_W6>>17|_bsig_W6<<15)^(_bsig_W6>>19|_bsig_W6<<13)^(_bsig_W6>>10)) + _bsig_W1 + ((_bsig_W9>>7|_bsig_W9<<25)^(_bsig_W9>>18|_bsig_W9<<14)^(_bsig_W9>>3)) + _bsig_W8) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V7 + ((_bsig_V4>>6|_bsig_V4<<26)^(_bsig_V4>>11|_bsig_V4<<21)^(_bsig_V4>>25|_bsig_V4<<7)) + (_bsig_V4&_bsig_V5^~_bsig_V4&_bsig_V6) + 0x748f82ee + _bsig_W8) & 0xffffffff)) $((_bsig_V3 = (_bsig_V3 + _bsig_T1) & 0xffffffff)) $((_bsig_V7 = (_bsig_T1 + ((_bsig_V0>>2|_bsig_V0<<30)^(_bsig_V0>>13|_bsig_V0<<19)^(_bsig_V0>>22|_bsig_V0<<10)) + (_bsig_V0&_bsig_V1^_bsig_V0&_bsig_V2^_bsig_V1&_bsig_V2)) & 0xffffffff))
+  : $((_bsig_W9 = (((_bsig_W7>>17|_bsig_W7<<15)^(_bsig_W7>>19|_bsig_W7<<13)^(_bsig_W7>>10)) + _bsig_W2 + ((_bsig_W10>>7|_bsig_W10<<25)^(_bsig_W10>>18|_bsig_W10<<14)^(_bsig_W10>>3)) + _bsig_W9) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V6 + ((_bsig_V3>>6|_bsig_V3<<26)^(_bsig_V3>>11|_bsig_V3<<21)^(_bsig_V3>>25|_bsig_V3<<7)) + (_bsig_V3&_bsig_V4^~_bsig_V3&_bsig_V5) + 0x78a5636f + _bsig_W9) & 0xffffffff)) $((_bsig_V2 = (_bsig_V2 + _bsig_T1) & 0xffffffff)) $((_bsig_V6 = (_bsig_T1 + ((_bsig_V7>>2|_bsig_V7<<30)^(_bsig_V7>>13|_bsig_V7<<19)^(_bsig_V7>>22|_bsig_V7<<10)) + (_bsig_V7&_bsig_V0^_bsig_V7&_bsig_V1^_bsig_V0&_bsig_V1)) & 0xffffffff))
+  : $((_bsig_W10 = (((_bsig_W8>>17|_bsig_W8<<15)^(_bsig_W8>>19|_bsig_W8<<13)^(_bsig_W8>>10)) + _bsig_W3 + ((_bsig_W11>>7|_bsig_W11<<25)^(_bsig_W11>>18|_bsig_W11<<14)^(_bsig_W11>>3)) + _bsig_W10) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V5 + ((_bsig_V2>>6|_bsig_V2<<26)^(_bsig_V2>>11|_bsig_V2<<21)^(_bsig_V2>>25|_bsig_V2<<7)) + (_bsig_V2&_bsig_V3^~_bsig_V2&_bsig_V4) + 0x84c87814 + _bsig_W10) & 0xffffffff)) $((_bsig_V1 = (_bsig_V1 + _bsig_T1) & 0xffffffff)) $((_bsig_V5 = (_bsig_T1 + ((_bsig_V6>>2|_bsig_V6<<30)^(_bsig_V6>>13|_bsig_V6<<19)^(_bsig_V6>>22|_bsig_V6<<10)) + (_bsig_V6&_bsig_V7^_bsig_V6&_bsig_V0^_bsig_V7&_bsig_V0)) & 0xffffffff))
+  : $((_bsig_W11 = (((_bsig_W9>>17|_bsig_W9<<15)^(_bsig_W9>>19|_bsig_W9<<13)^(_bsig_W9>>10)) + _bsig_W4 + ((_bsig_W12>>7|_bsig_W12<<25)^(_bsig_W12>>18|_bsig_W12<<14)^(_bsig_W12>>3)) + _bsig_W11) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V4 + ((_bsig_V1>>6|_bsig_V1<<26)^(_bsig_V1>>11|_bsig_V1<<21)^(_bsig_V1>>25|_bsig_V1<<7)) + (_bsig_V1&_bsig_V2^~_bsig_V1&_bsig_V3) + 0x8cc70208 + _bsig_W11) & 0xffffffff)) $((_bsig_V0 = (_bsig_V0 + _bsig_T1) & 0xffffffff)) $((_bsig_V4 = (_bsig_T1 + ((_bsig_V5>>2|_bsig_V5<<30)^(_bsig_V5>>13|_bsig_V5<<19)^(_bsig_V5>>22|_bsig_V5<<10)) + (_bsig_V5&_bsig_V6^_bsig_V5&_bsig_V7^_bsig_V6&_bsig_V7)) & 0xffffffff))
+  : $((_bsig_W12 = (((_bsig_W10>>17|_bsig_W10<<15)^(_bsig_W10>>19|_bsig_W10<<13)^(_bsig_W10>>10)) + _bsig_W5 + ((_bsig_W13>>7|_bsig_W13<<25)^(_bsig_W13>>18|_bsig_W13<<14)^(_bsig_W13>>3)) + _bsig_W12) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V3 + ((_bsig_V0>>6|_bsig_V0<<26)^(_bsig_V0>>11|_bsig_V0<<21)^(_bsig_V0>>25|_bsig_V0<<7)) + (_bsig_V0&_bsig_V1^~_bsig_V0&_bsig_V2) + 0x90befffa + _bsig_W12) & 0xffffffff)) $((_bsig_V7 = (_bsig_V7 + _bsig_T1) & 0xffffffff)) $((_bsig_V3 = (_bsig_T1 + ((_bsig_V4>>2|_bsig_V4<<30)^(_bsig_V4>>13|_bsig_V4<<19)^(_bsig_V4>>22|_bsig_V4<<10)) + (_bsig_V4&_bsig_V5^_bsig_V4&_bsig_V6^_bsig_V5&_bsig_V6)) & 0xffffffff))
+  : $((_bsig_W13 = (((_bsig_W11>>17|_bsig_W11<<15)^(_bsig_W11>>19|_bsig_W11<<13)^(_bsig_W11>>10)) + _bsig_W6 + ((_bsig_W14>>7|_bsig_W14<<25)^(_bsig_W14>>18|_bsig_W14<<14)^(_bsig_W14>>3)) + _bsig_W13) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V2 + ((_bsig_V7>>6|_bsig_V7<<26)^(_bsig_V7>>11|_bsig_V7<<21)^(_bsig_V7>>25|_bsig_V7<<7)) + (_bsig_V7&_bsig_V0^~_bsig_V7&_bsig_V1) + 0xa4506ceb + _bsig_W13) & 0xffffffff)) $((_bsig_V6 = (_bsig_V6 + _bsig_T1) & 0xffffffff)) $((_bsig_V2 = (_bsig_T1 + ((_bsig_V3>>2|_bsig_V3<<30)^(_bsig_V3>>13|_bsig_V3<<19)^(_bsig_V3>>22|_bsig_V3<<10)) + (_bsig_V3&_bsig_V4^_bsig_V3&_bsig_V5^_bsig_V4&_bsig_V5)) & 0xffffffff))
+  : $((_bsig_W14 = (((_bsig_W12>>17|_bsig_W12<<15)^(_bsig_W12>>19|_bsig_W12<<13)^(_bsig_W12>>10)) + _bsig_W7 + ((_bsig_W15>>7|_bsig_W15<<25)^(_bsig_W15>>18|_bsig_W15<<14)^(_bsig_W15>>3)) + _bsig_W14) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V1 + ((_bsig_V6>>6|_bsig_V6<<26)^(_bsig_V6>>11|_bsig_V6<<21)^(_bsig_V6>>25|_bsig_V6<<7)) + (_bsig_V6&_bsig_V7^~_bsig_V6&_bsig_V0) + 0xbef9a3f7 + _bsig_W14) & 0xffffffff)) $((_bsig_V5 = (_bsig_V5 + _bsig_T1) & 0xffffffff)) $((_bsig_V1 = (_bsig_T1 + ((_bsig_V2>>2|_bsig_V2<<30)^(_bsig_V2>>13|_bsig_V2<<19)^(_bsig_V2>>22|_bsig_V2<<10)) + (_bsig_V2&_bsig_V3^_bsig_V2&_bsig_V4^_bsig_V3&_bsig_V4)) & 0xffffffff))
+  : $((_bsig_W15 = (((_bsig_W13>>17|_bsig_W13<<15)^(_bsig_W13>>19|_bsig_W13<<13)^(_bsig_W13>>10)) + _bsig_W8 + ((_bsig_W0>>7|_bsig_W0<<25)^(_bsig_W0>>18|_bsig_W0<<14)^(_bsig_W0>>3)) + _bsig_W15) & 0xffffffff))
+  : $((_bsig_T1 = (_bsig_V0 + ((_bsig_V5>>6|_bsig_V5<<26)^(_bsig_V5>>11|_bsig_V5<<21)^(_bsig_V5>>25|_bsig_V5<<7)) + (_bsig_V5&_bsig_V6^~_bsig_V5&_bsig_V7) + 0xc67178f2 + _bsig_W15) & 0xffffffff)) $((_bsig_V4 = (_bsig_V4 + _bsig_T1) & 0xffffffff)) $((_bsig_V0 = (_bsig_T1 + ((_bsig_V1>>2|_bsig_V1<<30)^(_bsig_V1>>13|_bsig_V1<<19)^(_bsig_V1>>22|_bsig_V1<<10)) + (_bsig_V1&_bsig_V2^_bsig_V1&_bsig_V3^_bsig_V2&_bsig_V3)) & 0xffffffff))
+  : $((_bsig_H0 = (_bsig_H0 + _bsig_V0) & 0xffffffff)) $((_bsig_H1 = (_bsig_H1 + _bsig_V1) & 0xffffffff)) $((_bsig_H2 = (_bsig_H2 + _bsig_V2) & 0xffffffff)) $((_bsig_H3 = (_bsig_H3 + _bsig_V3) & 0xffffffff)) $((_bsig_H4 = (_bsig_H4 + _bsig_V4) & 0xffffffff)) $((_bsig_H5 = (_bsig_H5 + _bsig_V5) & 0xffffffff)) $((_bsig_H6 = (_bsig_H6 + _bsig_V6) & 0xffffffff)) $((_bsig_H7 = (_bsig_H7 + _bsig_V7) & 0xffffffff))
+}
+    ;;
+esac
+
+# _bsig_sha_iv: the state SHA-256 starts from.
+_bsig_sha_iv() {
+  _bsig_H0=$((0x6a09e667)) _bsig_H1=$((0xbb67ae85)) _bsig_H2=$((0x3c6ef372)) _bsig_H3=$((0xa54ff53a)) _bsig_H4=$((0x510e527f)) _bsig_H5=$((0x9b05688c)) _bsig_H6=$((0x1f83d9ab)) _bsig_H7=$((0x5be0cd19))
+}
+
+# _bsig_sha_words B1 .. B64: the block's words from its 64 byte values.
+_bsig_sha_words() {
+  _bsig_W0=$((${1} << 24 | ${2} << 16 | ${3} << 8 | ${4}))
+  _bsig_W1=$((${5} << 24 | ${6} << 16 | ${7} << 8 | ${8}))
+  _bsig_W2=$((${9} << 24 | ${10} << 16 | ${11} << 8 | ${12}))
+  _bsig_W3=$((${13} << 24 | ${14} << 16 | ${15} << 8 | ${16}))
+  _bsig_W4=$((${17} << 24 | ${18} << 16 | ${19} << 8 | ${20}))
+  _bsig_W5=$((${21} << 24 | ${22} << 16 | ${23} << 8 | ${24}))
+  _bsig_W6=$((${25} << 24 | ${26} << 16 | ${27} << 8 | ${28}))
+  _bsig_W7=$((${29} << 24 | ${30} << 16 | ${31} << 8 | ${32}))
+  _bsig_W8=$((${33} << 24 | ${34} << 16 | ${35} << 8 | ${36}))
+  _bsig_W9=$((${37} << 24 | ${38} << 16 | ${39} << 8 | ${40}))
+  _bsig_W10=$((${41} << 24 | ${42} << 16 | ${43} << 8 | ${44}))
+  _bsig_W11=$((${45} << 24 | ${46} << 16 | ${47} << 8 | ${48}))
+  _bsig_W12=$((${49} << 24 | ${50} << 16 | ${51} << 8 | ${52}))
+  _bsig_W13=$((${53} << 24 | ${54} << 16 | ${55} << 8 | ${56}))
+  _bsig_W14=$((${57} << 24 | ${58} << 16 | ${59} << 8 | ${60}))
+  _bsig_W15=$((${61} << 24 | ${62} << 16 | ${63} << 8 | ${64}))
+}
+
+_bsig_Fkey=''
+_bsig_Frun=''
+_bsig_Fseq=0
+
+# _bsig_Fbytes TEXT: _bsig_Fl becomes the byte values of TEXT (at most 64
+# bytes, in the C locale), each after a space: a byte's value is its place in
+# _bsig_Fbt, the 255 bytes other than NUL.
+_bsig_Fbytes() {
+  _bsig_Fc=$1 _bsig_Fl=''
+  while [ -n "$_bsig_Fc" ]; do
+    _bsig_Fr=${_bsig_Fc#?}
+    _bsig_Fx=${_bsig_Fc%"$_bsig_Fr"}
+    _bsig_Fc=$_bsig_Fr
+    _bsig_Fx=${_bsig_Fbt%%"$_bsig_Fx"*}
+    _bsig_Fl="$_bsig_Fl $((${#_bsig_Fx} + 1))"
+  done
+}
+
+# _bsig_Fblock BYTES: compress one block given as 64 byte values.
+_bsig_Fblock() {
+  # shellcheck disable=SC2086 # byte values: split on purpose
+  eval "_bsig_sha_words $1"
+  _bsig_sha_block
+}
+
+# _bsig_Fod TEXT: dash, whose only way to cut a long string is quadratic or
+# worse, reads a long TEXT's byte values from od (POSIX) and compresses its
+# whole blocks; _bsig_Fl becomes the rest. Status 1 (nothing compressed)
+# when od fails or its count is wrong: the caller cuts TEXT itself.
+_bsig_Fod() {
+  _bsig_Fl=$(command printf '%s' "$1" | command od -An -v -tu1 2>/dev/null) || return 1
+  _bsig_Fx=0
+  # shellcheck disable=SC2086 # byte values: split on purpose
+  for _bsig_Fc in $_bsig_Fl; do _bsig_Fx=$((_bsig_Fx + 1)); done
+  [ "$_bsig_Fx" -eq "${#1}" ] || return 1
+  _bsig_Fx=0 _bsig_Fr=''
+  # shellcheck disable=SC2086 # byte values: split on purpose
+  for _bsig_Fc in $_bsig_Fl; do
+    _bsig_Fr="$_bsig_Fr $_bsig_Fc" _bsig_Fx=$((_bsig_Fx + 1))
+    if [ "$_bsig_Fx" -eq 64 ]; then
+      _bsig_Fblock "$_bsig_Fr"
+      _bsig_Fx=0 _bsig_Fr=''
+    fi
+  done
+  _bsig_Fl=$_bsig_Fr
+}
+
+# _bsig_Fhash TEXT BEFORE: hash TEXT after BEFORE bytes already compressed
+# into _bsig_H0..7, then pad and finish: _bsig_H0..7 is the digest.
+_bsig_Fhash() {
+  _bsig_Fm=$1 _bsig_Fn=$((${#1} + $2)) _bsig_Fo=0
+  if [ -z "$_bsig_Fsub" ] && [ "${#1}" -gt 256 ] && _bsig_Fod "$1"; then
+    :
+  else
+    while [ "$((${#_bsig_Fm} - _bsig_Fo))" -ge 64 ]; do
+      if [ -n "$_bsig_Fsub" ]; then
+        # shellcheck disable=SC3057 # substrings: every shell but dash
+        _bsig_Fc=${_bsig_Fm:$_bsig_Fo:64}
+        _bsig_Fo=$((_bsig_Fo + 64))
+      else
+        _bsig_Fr=${_bsig_Fm#????????????????????????????????????????????????????????????????}
+        _bsig_Fc=${_bsig_Fm%"$_bsig_Fr"}
+        _bsig_Fm=$_bsig_Fr
+      fi
+      _bsig_Fbytes "$_bsig_Fc"
+      _bsig_Fblock "$_bsig_Fl"
+    done
+    if [ -n "$_bsig_Fsub" ]; then
+      # shellcheck disable=SC3057 # substrings: every shell but dash
+      _bsig_Fbytes "${_bsig_Fm:$_bsig_Fo}"
+    else
+      _bsig_Fbytes "$_bsig_Fm"
+    fi
+  fi
+  _bsig_Fm='' _bsig_Fc='' _bsig_Fr=''
+  # Padding: 0x80, zeros up to 56 bytes mod 64, the length in bits (64 bits).
+  _bsig_Fl="$_bsig_Fl 128" _bsig_Fx=$((_bsig_Fn % 64 + 1))
+  if [ "$_bsig_Fx" -gt 56 ]; then
+    while [ "$_bsig_Fx" -lt 64 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
+    _bsig_Fblock "$_bsig_Fl"
+    _bsig_Fl='' _bsig_Fx=0
+  fi
+  while [ "$_bsig_Fx" -lt 56 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
+  _bsig_Fn=$((_bsig_Fn * 8))
+  _bsig_Fblock "$_bsig_Fl 0 0 0 $((_bsig_Fn >> 29 & 7)) $((_bsig_Fn >> 24 & 255)) $((_bsig_Fn >> 16 & 255)) $((_bsig_Fn >> 8 & 255)) $((_bsig_Fn & 255))"
+}
+
+# _bsig_Fhex: _bsig_Fhx becomes _bsig_H0..7 as 64 lowercase hex digits.
+_bsig_Fhex() {
+  _bsig_Fhx=''
+  for _bsig_Fx in 0 1 2 3 4 5 6 7; do
+    eval "_bsig_Fc=\$_bsig_H$_bsig_Fx"
+    for _bsig_Fr in 28 24 20 16 12 8 4 0; do
+      eval "_bsig_Fhx=\$_bsig_Fhx\$_bsig_Fn$((_bsig_Fc >> _bsig_Fr & 15))"
+    done
+  done
+  _bsig_Fc='' _bsig_Fr=''
+}
+
+# _bsig_Fmac KIND PAYLOAD: _bsig_Fhx becomes the MAC of this line (sequence
+# number _bsig_Fseq): the inner hash continues from the inner pad's state,
+# the outer hash of its digest from the outer pad's.
+_bsig_Fmac() {
+  _bsig_H0=$_bsig_Fi0 _bsig_H1=$_bsig_Fi1 _bsig_H2=$_bsig_Fi2 _bsig_H3=$_bsig_Fi3
+  _bsig_H4=$_bsig_Fi4 _bsig_H5=$_bsig_Fi5 _bsig_H6=$_bsig_Fi6 _bsig_H7=$_bsig_Fi7
+  _bsig_Fhash "bernstein-signals fence 1$_bsig_nl$_bsig_Frun$_bsig_nl$_bsig_Fseq$_bsig_nl$1$_bsig_nl$2" 64
+  _bsig_W0=$_bsig_H0 _bsig_W1=$_bsig_H1 _bsig_W2=$_bsig_H2 _bsig_W3=$_bsig_H3
+  _bsig_W4=$_bsig_H4 _bsig_W5=$_bsig_H5 _bsig_W6=$_bsig_H6 _bsig_W7=$_bsig_H7
+  _bsig_W8=$((0x80000000)) _bsig_W9=0 _bsig_W10=0 _bsig_W11=0 _bsig_W12=0 _bsig_W13=0
+  _bsig_W14=0 _bsig_W15=$(((64 + 32) * 8))
+  _bsig_H0=$_bsig_Fo0 _bsig_H1=$_bsig_Fo1 _bsig_H2=$_bsig_Fo2 _bsig_H3=$_bsig_Fo3
+  _bsig_H4=$_bsig_Fo4 _bsig_H5=$_bsig_Fo5 _bsig_H6=$_bsig_Fo6 _bsig_H7=$_bsig_Fo7
+  _bsig_sha_block
+  _bsig_Fhex
+}
+
+# _bsig_Fmarked KIND MEMBERS: write the line of KIND and MEMBERS (as
+# _bsig_line takes them) with the mark as its first member. Status 2 (and a
+# message) for a payload the mark cannot go first in.
+_bsig_Fmarked() {
+  case $2 in
+    '' | ,) _bsig_Fp='' ;;
+    ,\"_sig[!\"]* | ,\"[abcdefghijklmnopqrstuvwxyz]* | ,\"_[tuvwxyz]* | ,\"_s[jklmnopqrstuvwxyz]* | ,\"_si[hijklmnopqrstuvwxyz]*) _bsig_Fp="{${2#,}}" ;;
+    ,\"_sig\":*)
+      _bsig_err "the payload already holds \"_sig\", the fence's mark: a line is marked once, by the helper that writes it"
+      return 2
+      ;;
+    *)
+      _bsig_err "under the fence the mark \"_sig\" is the first member, so no payload key may sort before it (start keys with a lowercase letter)"
+      return 2
+      ;;
+  esac
+  if [ "$_bsig_Fseq" -ge "$_bsig_Fmax" ]; then
+    _bsig_err "this shell's sequence numbers are used up: nothing more can be marked"
+    return 2
+  fi
+  _bsig_Fseq=$((_bsig_Fseq + 1))
+  _bsig_Fmac "$1" "$_bsig_Fp"
+  _bsig_Fp=${2#,}
+  _bsig_out "BERNSTEIN:$1 {\"_sig\":\"$_bsig_Frun.$_bsig_Fseq.$_bsig_Fhx\"${_bsig_Fp:+,}$_bsig_Fp}"
+}
+
+# _bsig_fence_line KIND MEMBERS: _bsig_Fmarked in the C locale (byte lengths
+# and byte patterns), whatever the caller's.
+_bsig_fence_line() {
+  case $_bsig_sh in
+    bash | zsh | sh)
+      # shellcheck disable=SC3043 # bash, zsh, busybox sh: restored on return
+      local LC_ALL=C
+      _bsig_Fmarked "$@"
+      ;;
+    ksh)
+      _bsig_Flc=${LC_ALL-} _bsig_Flcs=${LC_ALL+1}
+      LC_ALL=C
+      if _bsig_Fmarked "$@"; then _bsig_Fst=0; else _bsig_Fst=$?; fi
+      if [ -n "$_bsig_Flcs" ]; then LC_ALL=$_bsig_Flc; else unset LC_ALL; fi
+      return "$_bsig_Fst"
+      ;;
+    *) _bsig_Fmarked "$@" ;;
+  esac
+}
+
+# _bsig_Fwarn PROBLEM: the one line a bad key gets (it never holds the key).
+_bsig_Fwarn() {
+  _bsig_fn=bernstein-signals
+  _bsig_err "$1; this shell writes unmarked signals"
+}
+
+# _bsig_Fpad BYTE: the state after compressing the secret XOR BYTE (an HMAC pad).
+_bsig_Fpad() {
+  _bsig_sha_iv
+  _bsig_Fx=$_bsig_Fsec _bsig_Fc=0
+  while [ "$_bsig_Fc" -lt 16 ]; do
+    if [ -n "$_bsig_Fx" ]; then
+      _bsig_Fr=${_bsig_Fx#????????}
+      eval "_bsig_W$_bsig_Fc=\$((0x\${_bsig_Fx%\"\$_bsig_Fr\"} ^ $1))"
+      _bsig_Fx=$_bsig_Fr
+    else
+      eval "_bsig_W$_bsig_Fc=\$(($1))"
+    fi
+    _bsig_Fc=$((_bsig_Fc + 1))
+  done
+  _bsig_sha_block
+}
+
+# _bsig_Ftake: take the key from the environment (the start-up step).
+_bsig_Ftake() {
+  _bsig_Fx=${BERNSTEIN_SIGNAL_KEY_FD-} _bsig_Fr=${BERNSTEIN_SIGNAL_KEY_FD+1}
+  _bsig_Fc=${BERNSTEIN_SIGNAL_KEY-} _bsig_Fp=${BERNSTEIN_SIGNAL_KEY+1}
+  unset BERNSTEIN_SIGNAL_KEY_FD BERNSTEIN_SIGNAL_KEY
+  [ -n "$_bsig_Fr$_bsig_Fp" ] || return 0
+  _bsig_Fsrc=BERNSTEIN_SIGNAL_KEY
+  if [ -n "$_bsig_Fr" ]; then
+    case $_bsig_Fx in
+      [3456789]) ;;
+      *)
+        _bsig_Fwarn "BERNSTEIN_SIGNAL_KEY_FD is not a descriptor number 3..9"
+        return 0
+        ;;
+    esac
+    _bsig_Fsrc="the text on fd $_bsig_Fx (BERNSTEIN_SIGNAL_KEY_FD)"
+    _bsig_Fc=''
+    # The number is one digit 3..9: safe in eval.
+    if { eval "true <&$_bsig_Fx"; } 2>/dev/null && [ ! -t "$_bsig_Fx" ]; then
+      { eval "IFS= read -r _bsig_Fc <&$_bsig_Fx"; } 2>/dev/null || :
+      eval "exec $_bsig_Fx<&-"
+    else
+      eval "exec $_bsig_Fx<&-"
+      _bsig_Fwarn "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, which cannot be read"
+      return 0
+    fi
+  fi
+  _bsig_Fc=${_bsig_Fc%"$_bsig_nl"}
+  case $_bsig_Fc in
+    [0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef]:[0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef]) ;;
+    *)
+      _bsig_Fc=''
+      _bsig_Fwarn "$_bsig_Fsrc is not a signal key: expected 16 hex digits, ':', 64 hex digits"
+      return 0
+      ;;
+  esac
+  _bsig_Frun=${_bsig_Fc%%:*} _bsig_Fsec=${_bsig_Fc#*:} _bsig_Fc=''
+  _bsig_Fpad 0x36363636
+  _bsig_Fi0=$_bsig_H0 _bsig_Fi1=$_bsig_H1 _bsig_Fi2=$_bsig_H2 _bsig_Fi3=$_bsig_H3
+  _bsig_Fi4=$_bsig_H4 _bsig_Fi5=$_bsig_H5 _bsig_Fi6=$_bsig_H6 _bsig_Fi7=$_bsig_H7
+  _bsig_Fpad 0x5c5c5c5c
+  _bsig_Fo0=$_bsig_H0 _bsig_Fo1=$_bsig_H1 _bsig_Fo2=$_bsig_H2 _bsig_Fo3=$_bsig_H3
+  _bsig_Fo4=$_bsig_H4 _bsig_Fo5=$_bsig_H5 _bsig_Fo6=$_bsig_H6 _bsig_Fo7=$_bsig_H7
+  _bsig_Fsec='' _bsig_Fx=''
+  _bsig_W0='' _bsig_W1='' _bsig_W2='' _bsig_W3='' _bsig_W4='' _bsig_W5='' _bsig_W6='' _bsig_W7=''
+  _bsig_Fn0=0 _bsig_Fn1=1 _bsig_Fn2=2 _bsig_Fn3=3 _bsig_Fn4=4 _bsig_Fn5=5 _bsig_Fn6=6 _bsig_Fn7=7
+  _bsig_Fn8=8 _bsig_Fn9=9 _bsig_Fn10=a _bsig_Fn11=b _bsig_Fn12=c _bsig_Fn13=d _bsig_Fn14=e _bsig_Fn15=f
+  case $_bsig_sh in
+    mksh) _bsig_Fbt=$(command print -n '\0001\0002\0003\0004\0005\0006\0007\0010\0011\0012\0013\0014\0015\0016\0017\0020\0021\0022\0023\0024\0025\0026\0027\0030\0031\0032\0033\0034\0035\0036\0037\0040\0041\0042\0043\0044\0045\0046\0047\0050\0051\0052\0053\0054\0055\0056\0057\0060\0061\0062\0063\0064\0065\0066\0067\0070\0071\0072\0073\0074\0075\0076\0077\0100\0101\0102\0103\0104\0105\0106\0107\0110\0111\0112\0113\0114\0115\0116\0117\0120\0121\0122\0123\0124\0125\0126\0127\0130\0131\0132\0133\0134\0135\0136\0137\0140\0141\0142\0143\0144\0145\0146\0147\0150\0151\0152\0153\0154\0155\0156\0157\0160\0161\0162\0163\0164\0165\0166\0167\0170\0171\0172\0173\0174\0175\0176\0177\0200\0201\0202\0203\0204\0205\0206\0207\0210\0211\0212\0213\0214\0215\0216\0217\0220\0221\0222\0223\0224\0225\0226\0227\0230\0231\0232\0233\0234\0235\0236\0237\0240\0241\0242\0243\0244\0245\0246\0247\0250\0251\0252\0253\0254\0255\0256\0257\0260\0261\0262\0263\0264\0265\0266\0267\0270\0271\0272\0273\0274\0275\0276\0277\0300\0301\0302\0303\0304\0305\0306\0307\0310\0311\0312\0313\0314\0315\0316\0317\0320\0321\0322\0323\0324\0325\0326\0327\0330\0331\0332\0333\0334\0335\0336\0337\0340\0341\0342\0343\0344\0345\0346\0347\0350\0351\0352\0353\0354\0355\0356\0357\0360\0361\0362\0363\0364\0365\0366\0367\0370\0371\0372\0373\0374\0375\0376\0377') ;;
+    *) _bsig_Fbt=$(command printf '\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\040\041\042\043\044\045\046\047\050\051\052\053\054\055\056\057\060\061\062\063\064\065\066\067\070\071\072\073\074\075\076\077\100\101\102\103\104\105\106\107\110\111\112\113\114\115\116\117\120\121\122\123\124\125\126\127\130\131\132\133\134\135\136\137\140\141\142\143\144\145\146\147\150\151\152\153\154\155\156\157\160\161\162\163\164\165\166\167\170\171\172\173\174\175\176\177\200\201\202\203\204\205\206\207\210\211\212\213\214\215\216\217\220\221\222\223\224\225\226\227\230\231\232\233\234\235\236\237\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277\300\301\302\303\304\305\306\307\310\311\312\313\314\315\316\317\320\321\322\323\324\325\326\327\330\331\332\333\334\335\336\337\340\341\342\343\344\345\346\347\350\351\352\353\354\355\356\357\360\361\362\363\364\365\366\367\370\371\372\373\374\375\376\377') ;;
+  esac
+  # Substrings (${VAR:OFFSET:LENGTH}) where the shell has them (not dash).
+  _bsig_Fsub=''
+  # shellcheck disable=SC3057 # the point is to find out
+  if (eval '_bsig_Fx=abc; [ "${_bsig_Fx:1:1}" = b ]') 2>/dev/null; then _bsig_Fsub=1; fi
+  # The most lines a shell marks: mksh counts in 32 bits.
+  case $_bsig_sh in
+    mksh) _bsig_Fmax=2147483647 ;;
+    *) _bsig_Fmax=9007199254740991 ;;
+  esac
+  _bsig_Fkey=1
+}
+
+# Taken now, untraced and unexported (the caller's options come back after).
+{ _bsig_enter; } 2>/dev/null
+_bsig_Ftake
+_bsig_st=0
+_bsig_leave
 # -- building a line ---------------------------------------------------------------
 
 # _bsig_line KIND MEMBERS: print PREFIX KIND, with {MEMBERS} when there are any.
-# MEMBERS is `,"key":value...` in key order. A terminal kind marks the run ended.
+# MEMBERS is `,"key":value...` in key order ("," alone: the empty object {}).
+# Under the fence (the library took a key) the line is marked instead. A
+# terminal kind marks the run ended.
 _bsig_line() {
-  if [ -n "$2" ]; then
+  if [ -n "$_bsig_Fkey" ]; then
+    _bsig_fence_line "$1" "$2" || return
+  elif [ -n "$2" ]; then
     _bsig_out "BERNSTEIN:$1 {${2#,}}" || return 1
   else
     _bsig_out "BERNSTEIN:$1" || return 1
@@ -509,7 +1045,6 @@ _bsig_line() {
   case $1 in COMPLETED | FAILED) _bsig_term=1 ;; esac
   return 0
 }
-
 # -- the calling convention: one argument parser, read by every kind's function ----
 
 # _bsig_opt ARG: _bsig_o becomes NAME when ARG has the option shape --NAME

@@ -42,6 +42,7 @@ from ..shell_signature import (
 )
 from ._escape import comment_text, shell_double_quoted, shell_single_quoted
 from ._header import python_header
+from ._shell_fence import fence_markers
 from ._shell_kinds import FUNCTION_NAMES, TABLE_NAMES, VARIABLE_NAMES, kind_functions
 from ._templates import python_runtime_module, template_text
 
@@ -54,6 +55,7 @@ LIBRARY_PARTS = (
     "platform",  # which shell, and how it reaches its builtins and writes output
     "state",  # the caller's state: saved on entry, restored on return
     "escaping",  # JSON string escaping
+    "fence",  # the fence: the key taken at source time, HMAC-SHA256, the mark
     "line",  # building and writing a line
     "arguments",  # the calling convention's one argument parser, and the value checks
     "json",  # reading JSON: key:=JSON checks and reply decoding
@@ -238,6 +240,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
         "@KIND_FUNCTIONS@": "\n".join(functions).lstrip("\n"),
         "@WRAPPERS@": "\n".join(wrappers).lstrip("\n"),
         **_limit_markers(),
+        **fence_markers(),
         **_convention_markers(),
         **markers,
     }

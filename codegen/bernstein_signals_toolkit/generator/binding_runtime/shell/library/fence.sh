@@ -1,0 +1,268 @@
+# -- the fence (issue 17): the key, HMAC-SHA256 in shell arithmetic, the mark ------
+
+# Under a fenced orchestrator every line a helper writes carries
+# "@FENCE_MARK_FIELD@":"RUN.SEQ.MAC", MAC = HMAC-SHA256 with the key's secret over
+# the domain, RUN, SEQ, KIND and the payload text (spec/fenced-signals.md). The
+# key is taken once, when this file is sourced: from the descriptor
+# @FENCE_KEY_FD_VARIABLE@ names (read, then closed) or from @FENCE_KEY_VARIABLE@;
+# both variables are unset, so nothing the script starts sees the key, the
+# variable or the descriptor. Only the secret's HMAC pad states are kept, in
+# unexported _bsig_F* variables. SEQ counts the lines this shell marks: a
+# subshell's count (a helper in $(...) or a pipeline) does not reach its parent,
+# so mark in the main shell. No program is started: SHA-256 is arithmetic.
+
+@FENCE_SHA256@
+
+_bsig_Fkey=''
+_bsig_Frun=''
+_bsig_Fseq=0
+
+# _bsig_Fbytes TEXT: _bsig_Fl becomes the byte values of TEXT (at most 64
+# bytes, in the C locale), each after a space: a byte's value is its place in
+# _bsig_Fbt, the 255 bytes other than NUL.
+_bsig_Fbytes() {
+  _bsig_Fc=$1 _bsig_Fl=''
+  while [ -n "$_bsig_Fc" ]; do
+    _bsig_Fr=${_bsig_Fc#?}
+    _bsig_Fx=${_bsig_Fc%"$_bsig_Fr"}
+    _bsig_Fc=$_bsig_Fr
+    _bsig_Fx=${_bsig_Fbt%%"$_bsig_Fx"*}
+    _bsig_Fl="$_bsig_Fl $((${#_bsig_Fx} + 1))"
+  done
+}
+
+# _bsig_Fblock BYTES: compress one block given as 64 byte values.
+_bsig_Fblock() {
+  # shellcheck disable=SC2086 # byte values: split on purpose
+  eval "_bsig_sha_words $1"
+  _bsig_sha_block
+}
+
+# _bsig_Fod TEXT: dash, whose only way to cut a long string is quadratic or
+# worse, reads a long TEXT's byte values from od (POSIX) and compresses its
+# whole blocks; _bsig_Fl becomes the rest. Status 1 (nothing compressed)
+# when od fails or its count is wrong: the caller cuts TEXT itself.
+_bsig_Fod() {
+  _bsig_Fl=$(command printf '%s' "$1" | command od -An -v -tu1 2>/dev/null) || return 1
+  _bsig_Fx=0
+  # shellcheck disable=SC2086 # byte values: split on purpose
+  for _bsig_Fc in $_bsig_Fl; do _bsig_Fx=$((_bsig_Fx + 1)); done
+  [ "$_bsig_Fx" -eq "${#1}" ] || return 1
+  _bsig_Fx=0 _bsig_Fr=''
+  # shellcheck disable=SC2086 # byte values: split on purpose
+  for _bsig_Fc in $_bsig_Fl; do
+    _bsig_Fr="$_bsig_Fr $_bsig_Fc" _bsig_Fx=$((_bsig_Fx + 1))
+    if [ "$_bsig_Fx" -eq 64 ]; then
+      _bsig_Fblock "$_bsig_Fr"
+      _bsig_Fx=0 _bsig_Fr=''
+    fi
+  done
+  _bsig_Fl=$_bsig_Fr
+}
+
+# _bsig_Fhash TEXT BEFORE: hash TEXT after BEFORE bytes already compressed
+# into _bsig_H0..7, then pad and finish: _bsig_H0..7 is the digest.
+_bsig_Fhash() {
+  _bsig_Fm=$1 _bsig_Fn=$((${#1} + $2)) _bsig_Fo=0
+  if [ -z "$_bsig_Fsub" ] && [ "${#1}" -gt 256 ] && _bsig_Fod "$1"; then
+    :
+  else
+    while [ "$((${#_bsig_Fm} - _bsig_Fo))" -ge 64 ]; do
+      if [ -n "$_bsig_Fsub" ]; then
+        # shellcheck disable=SC3057 # substrings: every shell but dash
+        _bsig_Fc=${_bsig_Fm:$_bsig_Fo:64}
+        _bsig_Fo=$((_bsig_Fo + 64))
+      else
+        _bsig_Fr=${_bsig_Fm#????????????????????????????????????????????????????????????????}
+        _bsig_Fc=${_bsig_Fm%"$_bsig_Fr"}
+        _bsig_Fm=$_bsig_Fr
+      fi
+      _bsig_Fbytes "$_bsig_Fc"
+      _bsig_Fblock "$_bsig_Fl"
+    done
+    if [ -n "$_bsig_Fsub" ]; then
+      # shellcheck disable=SC3057 # substrings: every shell but dash
+      _bsig_Fbytes "${_bsig_Fm:$_bsig_Fo}"
+    else
+      _bsig_Fbytes "$_bsig_Fm"
+    fi
+  fi
+  _bsig_Fm='' _bsig_Fc='' _bsig_Fr=''
+  # Padding: 0x80, zeros up to 56 bytes mod 64, the length in bits (64 bits).
+  _bsig_Fl="$_bsig_Fl 128" _bsig_Fx=$((_bsig_Fn % 64 + 1))
+  if [ "$_bsig_Fx" -gt 56 ]; then
+    while [ "$_bsig_Fx" -lt 64 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
+    _bsig_Fblock "$_bsig_Fl"
+    _bsig_Fl='' _bsig_Fx=0
+  fi
+  while [ "$_bsig_Fx" -lt 56 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
+  _bsig_Fn=$((_bsig_Fn * 8))
+  _bsig_Fblock "$_bsig_Fl 0 0 0 $((_bsig_Fn >> 29 & 7)) $((_bsig_Fn >> 24 & 255)) $((_bsig_Fn >> 16 & 255)) $((_bsig_Fn >> 8 & 255)) $((_bsig_Fn & 255))"
+}
+
+# _bsig_Fhex: _bsig_Fhx becomes _bsig_H0..7 as 64 lowercase hex digits.
+_bsig_Fhex() {
+  _bsig_Fhx=''
+  for _bsig_Fx in 0 1 2 3 4 5 6 7; do
+    eval "_bsig_Fc=\$_bsig_H$_bsig_Fx"
+    for _bsig_Fr in 28 24 20 16 12 8 4 0; do
+      eval "_bsig_Fhx=\$_bsig_Fhx\$_bsig_Fn$((_bsig_Fc >> _bsig_Fr & 15))"
+    done
+  done
+  _bsig_Fc='' _bsig_Fr=''
+}
+
+# _bsig_Fmac KIND PAYLOAD: _bsig_Fhx becomes the MAC of this line (sequence
+# number _bsig_Fseq): the inner hash continues from the inner pad's state,
+# the outer hash of its digest from the outer pad's.
+_bsig_Fmac() {
+  _bsig_H0=$_bsig_Fi0 _bsig_H1=$_bsig_Fi1 _bsig_H2=$_bsig_Fi2 _bsig_H3=$_bsig_Fi3
+  _bsig_H4=$_bsig_Fi4 _bsig_H5=$_bsig_Fi5 _bsig_H6=$_bsig_Fi6 _bsig_H7=$_bsig_Fi7
+  _bsig_Fhash "@FENCE_MAC_DOMAIN@$_bsig_nl$_bsig_Frun$_bsig_nl$_bsig_Fseq$_bsig_nl$1$_bsig_nl$2" 64
+  _bsig_W0=$_bsig_H0 _bsig_W1=$_bsig_H1 _bsig_W2=$_bsig_H2 _bsig_W3=$_bsig_H3
+  _bsig_W4=$_bsig_H4 _bsig_W5=$_bsig_H5 _bsig_W6=$_bsig_H6 _bsig_W7=$_bsig_H7
+  _bsig_W8=$((0x80000000)) _bsig_W9=0 _bsig_W10=0 _bsig_W11=0 _bsig_W12=0 _bsig_W13=0
+  _bsig_W14=0 _bsig_W15=$(((64 + 32) * 8))
+  _bsig_H0=$_bsig_Fo0 _bsig_H1=$_bsig_Fo1 _bsig_H2=$_bsig_Fo2 _bsig_H3=$_bsig_Fo3
+  _bsig_H4=$_bsig_Fo4 _bsig_H5=$_bsig_Fo5 _bsig_H6=$_bsig_Fo6 _bsig_H7=$_bsig_Fo7
+  _bsig_sha_block
+  _bsig_Fhex
+}
+
+# _bsig_Fmarked KIND MEMBERS: write the line of KIND and MEMBERS (as
+# _bsig_line takes them) with the mark as its first member. Status 2 (and a
+# message) for a payload the mark cannot go first in.
+_bsig_Fmarked() {
+  case $2 in
+    '' | ,) _bsig_Fp='' ;;
+    @FENCE_MARK_AFTER@) _bsig_Fp="{${2#,}}" ;;
+    @FENCE_MARK_SAME@)
+      _bsig_err "the payload already holds \"@FENCE_MARK_FIELD@\", the fence's mark: a line is marked once, by the helper that writes it"
+      return 2
+      ;;
+    *)
+      _bsig_err "under the fence the mark \"@FENCE_MARK_FIELD@\" is the first member, so no payload key may sort before it (start keys with a lowercase letter)"
+      return 2
+      ;;
+  esac
+  if [ "$_bsig_Fseq" -ge "$_bsig_Fmax" ]; then
+    _bsig_err "this shell's sequence numbers are used up: nothing more can be marked"
+    return 2
+  fi
+  _bsig_Fseq=$((_bsig_Fseq + 1))
+  _bsig_Fmac "$1" "$_bsig_Fp"
+  _bsig_Fp=${2#,}
+  _bsig_out "@PREFIX@$1 {\"@FENCE_MARK_FIELD@\":\"$_bsig_Frun.$_bsig_Fseq.$_bsig_Fhx\"${_bsig_Fp:+,}$_bsig_Fp}"
+}
+
+# _bsig_fence_line KIND MEMBERS: _bsig_Fmarked in the C locale (byte lengths
+# and byte patterns), whatever the caller's.
+_bsig_fence_line() {
+  case $_bsig_sh in
+    bash | zsh | sh)
+      # shellcheck disable=SC3043 # bash, zsh, busybox sh: restored on return
+      local LC_ALL=C
+      _bsig_Fmarked "$@"
+      ;;
+    ksh)
+      _bsig_Flc=${LC_ALL-} _bsig_Flcs=${LC_ALL+1}
+      LC_ALL=C
+      if _bsig_Fmarked "$@"; then _bsig_Fst=0; else _bsig_Fst=$?; fi
+      if [ -n "$_bsig_Flcs" ]; then LC_ALL=$_bsig_Flc; else unset LC_ALL; fi
+      return "$_bsig_Fst"
+      ;;
+    *) _bsig_Fmarked "$@" ;;
+  esac
+}
+
+# _bsig_Fwarn PROBLEM: the one line a bad key gets (it never holds the key).
+_bsig_Fwarn() {
+  _bsig_fn=bernstein-signals
+  _bsig_err "$1; this shell writes unmarked signals"
+}
+
+# _bsig_Fpad BYTE: the state after compressing the secret XOR BYTE (an HMAC pad).
+_bsig_Fpad() {
+  _bsig_sha_iv
+  _bsig_Fx=$_bsig_Fsec _bsig_Fc=0
+  while [ "$_bsig_Fc" -lt 16 ]; do
+    if [ -n "$_bsig_Fx" ]; then
+      _bsig_Fr=${_bsig_Fx#????????}
+      eval "_bsig_W$_bsig_Fc=\$((0x\${_bsig_Fx%\"\$_bsig_Fr\"} ^ $1))"
+      _bsig_Fx=$_bsig_Fr
+    else
+      eval "_bsig_W$_bsig_Fc=\$(($1))"
+    fi
+    _bsig_Fc=$((_bsig_Fc + 1))
+  done
+  _bsig_sha_block
+}
+
+# _bsig_Ftake: take the key from the environment (the start-up step).
+_bsig_Ftake() {
+  _bsig_Fx=${@FENCE_KEY_FD_VARIABLE@-} _bsig_Fr=${@FENCE_KEY_FD_VARIABLE@+1}
+  _bsig_Fc=${@FENCE_KEY_VARIABLE@-} _bsig_Fp=${@FENCE_KEY_VARIABLE@+1}
+  unset @FENCE_KEY_FD_VARIABLE@ @FENCE_KEY_VARIABLE@
+  [ -n "$_bsig_Fr$_bsig_Fp" ] || return 0
+  _bsig_Fsrc=@FENCE_KEY_VARIABLE@
+  if [ -n "$_bsig_Fr" ]; then
+    case $_bsig_Fx in
+      [3456789]) ;;
+      *)
+        _bsig_Fwarn "@FENCE_KEY_FD_VARIABLE@ is not a descriptor number 3..9"
+        return 0
+        ;;
+    esac
+    _bsig_Fsrc="the text on fd $_bsig_Fx (@FENCE_KEY_FD_VARIABLE@)"
+    _bsig_Fc=''
+    # The number is one digit 3..9: safe in eval.
+    if { eval "true <&$_bsig_Fx"; } 2>/dev/null && [ ! -t "$_bsig_Fx" ]; then
+      { eval "IFS= read -r _bsig_Fc <&$_bsig_Fx"; } 2>/dev/null || :
+      eval "exec $_bsig_Fx<&-"
+    else
+      eval "exec $_bsig_Fx<&-"
+      _bsig_Fwarn "@FENCE_KEY_FD_VARIABLE@ names fd $_bsig_Fx, which cannot be read"
+      return 0
+    fi
+  fi
+  _bsig_Fc=${_bsig_Fc%"$_bsig_nl"}
+  case $_bsig_Fc in
+    @FENCE_KEY_PATTERN@) ;;
+    *)
+      _bsig_Fc=''
+      _bsig_Fwarn "$_bsig_Fsrc is not a signal key: @FENCE_KEY_SHAPE@"
+      return 0
+      ;;
+  esac
+  _bsig_Frun=${_bsig_Fc%%:*} _bsig_Fsec=${_bsig_Fc#*:} _bsig_Fc=''
+  _bsig_Fpad 0x36363636
+  _bsig_Fi0=$_bsig_H0 _bsig_Fi1=$_bsig_H1 _bsig_Fi2=$_bsig_H2 _bsig_Fi3=$_bsig_H3
+  _bsig_Fi4=$_bsig_H4 _bsig_Fi5=$_bsig_H5 _bsig_Fi6=$_bsig_H6 _bsig_Fi7=$_bsig_H7
+  _bsig_Fpad 0x5c5c5c5c
+  _bsig_Fo0=$_bsig_H0 _bsig_Fo1=$_bsig_H1 _bsig_Fo2=$_bsig_H2 _bsig_Fo3=$_bsig_H3
+  _bsig_Fo4=$_bsig_H4 _bsig_Fo5=$_bsig_H5 _bsig_Fo6=$_bsig_H6 _bsig_Fo7=$_bsig_H7
+  _bsig_Fsec='' _bsig_Fx=''
+  _bsig_W0='' _bsig_W1='' _bsig_W2='' _bsig_W3='' _bsig_W4='' _bsig_W5='' _bsig_W6='' _bsig_W7=''
+  _bsig_Fn0=0 _bsig_Fn1=1 _bsig_Fn2=2 _bsig_Fn3=3 _bsig_Fn4=4 _bsig_Fn5=5 _bsig_Fn6=6 _bsig_Fn7=7
+  _bsig_Fn8=8 _bsig_Fn9=9 _bsig_Fn10=a _bsig_Fn11=b _bsig_Fn12=c _bsig_Fn13=d _bsig_Fn14=e _bsig_Fn15=f
+  case $_bsig_sh in
+    mksh) _bsig_Fbt=$(command print -n '@FENCE_BYTES_MKSH@') ;;
+    *) _bsig_Fbt=$(command printf '@FENCE_BYTES@') ;;
+  esac
+  # Substrings (${VAR:OFFSET:LENGTH}) where the shell has them (not dash).
+  _bsig_Fsub=''
+  # shellcheck disable=SC3057 # the point is to find out
+  if (eval '_bsig_Fx=abc; [ "${_bsig_Fx:1:1}" = b ]') 2>/dev/null; then _bsig_Fsub=1; fi
+  # The most lines a shell marks: mksh counts in 32 bits.
+  case $_bsig_sh in
+    mksh) _bsig_Fmax=2147483647 ;;
+    *) _bsig_Fmax=@FENCE_MAX_SEQUENCE@ ;;
+  esac
+  _bsig_Fkey=1
+}
+
+# Taken now, untraced and unexported (the caller's options come back after).
+{ _bsig_enter; } 2>/dev/null
+_bsig_Ftake
+_bsig_st=0
+_bsig_leave
