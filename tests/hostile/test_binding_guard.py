@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import bernstein_signals as bs
+from binding import test_fence_hostile as _fence_hostile
 
 # ---------------------------------------------------------------------------
 # Hostile values
@@ -560,6 +561,11 @@ _DRIVERS: dict[str, Callable[[], None]] = {
     "ask": _drive_ask,
     "read_plan": _drive_plans,
     "resolve_plan_path": _drive_plans,
+    # The fence's drivers live beside its other tests; each is a Hypothesis test.
+    "FenceVerifier": _fence_hostile.test_verifier_check_never_raises,
+    "SignalMarker": _fence_hostile.test_marker_raises_only_what_format_signal_raises,
+    "SignalKey": _fence_hostile.test_key_and_verifier_construction_raise_only_type_and_value_errors,
+    "take_process_key": _fence_hostile.test_take_process_key_never_raises,
 }
 
 _NO_INPUT: dict[str, str] = {
@@ -574,9 +580,11 @@ _NO_INPUT: dict[str, str] = {
             "SIGNAL_PREFIX",
             "TERMINAL_SIGNAL_KINDS",
             "VOCABULARY_VERSION",
+            *bs.fence_rules.__all__,
         ),
         "a constant",
     ),
+    "process_key": "takes no argument: the key take_process_key took, or None",
     # the field names the runtime reads by role: generated, one per role
     **dict.fromkeys(bs.fields.__all__, "a constant: a field name the vocabulary gives a role"),
     **dict.fromkeys(
@@ -597,6 +605,7 @@ _NO_INPUT: dict[str, str] = {
     ),
     **dict.fromkeys(
         (
+            "FenceVerdict",
             "PayloadError",
             "PendingQuestion",
             "ScannedLine",
