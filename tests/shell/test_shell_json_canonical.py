@@ -314,7 +314,7 @@ def test_json_escapes_have_one_reader() -> None:
 
     assert callers("_bsig_hex4") == {"_bsig_jesc"}
     assert callers("_bsig_jesc") == {"_bsig_jpiece"}
-    assert callers("_bsig_jpiece") == {"_bsig_jstr", "_bsig_jvalue"}
+    assert callers("_bsig_jpiece") == {"_bsig_jstr", "_bsig_jpass"}
     assert callers("_bsig_jcp") == {"_bsig_jesc", "_bsig_code"}
 
 

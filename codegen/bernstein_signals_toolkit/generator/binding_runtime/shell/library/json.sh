@@ -260,10 +260,9 @@ _bsig_jnum() {
       ;;
   esac
   [ -z "$_bsig_q" ] || return 1
-  _bsig_x=$_bsig_jtok
-  [ "${#_bsig_x}" -le 40 ] || _bsig_x="${_bsig_x%"${_bsig_x#????????????????????????????????????????}"}..."
   if [ -z "$_bsig_nx" ]; then
     if [ "${#_bsig_ni}" -gt @MAX_INTEGER_DIGITS@ ]; then
+      _bsig_jcut
       _bsig_jerr="integer $_bsig_x has more than @MAX_INTEGER_DIGITS@ digits, more than readers accept"
       return 1
     fi
@@ -272,6 +271,7 @@ _bsig_jnum() {
     return 0
   fi
   if ! _bsig_finite; then
+    _bsig_jcut
     _bsig_jerr="number $_bsig_x is past the double range (it reads as infinity, which JSON cannot carry)"
     return 1
   fi
@@ -305,9 +305,14 @@ _bsig_finite() {
   _bsig_lt "$_bsig_d" @FLOAT_LIMIT_DIGITS@
 }
 
+# _bsig_jcut: _bsig_x becomes the number as given, cut for a message.
+_bsig_jcut() {
+  _bsig_x=$_bsig_jtok
+  [ "${#_bsig_x}" -le 40 ] || _bsig_x="${_bsig_x%"${_bsig_x#????????????????????????????????????????}"}..."
+}
+
 # _bsig_double: _bsig_jno becomes the double 0._bsig_d x 10^_bsig_e (sign
-# _bsig_sg) as Number::toString writes it, or _bsig_jerr says why it cannot be
-# (_bsig_x: the number as given, cut for the message).
+# _bsig_sg) as Number::toString writes it, or _bsig_jerr says why it cannot be.
 _bsig_double() {
   if [ -z "$_bsig_d" ]; then
     _bsig_jno=0
@@ -315,10 +320,12 @@ _bsig_double() {
   fi
   _bsig_d=${_bsig_d%"${_bsig_d##*[!0]}"}
   if [ "${#_bsig_d}" -gt @FLOAT_DIGITS@ ]; then
+    _bsig_jcut
     _bsig_jerr="number $_bsig_x has more than @FLOAT_DIGITS@ significant digits: the shell helpers cannot round it as a double; write at most @FLOAT_DIGITS@, or an integer"
     return 1
   fi
   if [ "$_bsig_e" -le @FLOAT_EXPONENT_MIN@ ]; then
+    _bsig_jcut
     _bsig_jerr="number $_bsig_x is below 1e@FLOAT_EXPONENT_MIN@, where doubles lose digits: the shell helpers cannot round it; write 0 or a larger number"
     return 1
   fi
@@ -362,14 +369,28 @@ esac
 # if not, _bsig_jerr may say why (else it is empty). Linear in the length:
 # TEXT is split once on backslashes (escapes), each piece once on quotes
 # (strings), the text outside strings once on white space and commas; the
-# tokens of what is left between two commas are read one at a time. Only an
-# object's members out of order cost more: at most @MAX_SORTED_MEMBERS@ are sorted.
-# shellcheck disable=SC2141 # IFS is a backslash on purpose
+# tokens of what is left between two commas are read one at a time. The
+# first pass writes objects as they come; only when an object's keys are out
+# of order (or one comes twice) does a second pass keep each object's members
+# apart and sort them (at most @MAX_SORTED_MEMBERS@ an object). With
+# _bsig_jkind set (bernstein_emit --known KIND :=JSON) the second pass is the
+# only one: it checks the payload's members' types when the payload closes.
 _bsig_jvalue() {
   # zsh splits unquoted expansions only with shwordsplit (until this returns).
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
+  _bsig_jslow=$_bsig_jkind
+  _bsig_jpass "$@" && return 0
+  [ "$?" -eq 4 ] && [ -z "$_bsig_jslow" ] || return 1
+  _bsig_jslow=1
+  _bsig_jpass "$@"
+}
+
+# _bsig_jpass TEXT [DEPTH]: one pass of _bsig_jvalue; status 4: keys out of
+# order, in the first pass.
+# shellcheck disable=SC2141 # IFS is a backslash on purpose
+_bsig_jpass() {
   _bsig_stack='' _bsig_want=v _bsig_decode='' _bsig_instr='' _bsig_esc1='' _bsig_hi=''
-  _bsig_jerr='' _bsig_strkey='' _bsig_jd=0 _bsig_w='' _bsig_wn=0 _bsig_jmax=${2:-@MAX_VALUE_DEPTH@}
+  _bsig_jerr='' _bsig_strkey='' _bsig_jd=0 _bsig_jpd=0 _bsig_w='' _bsig_wn=0 _bsig_jmax=${2:-@MAX_VALUE_DEPTH@}
   _bsig_jX0='' _bsig_jW0='' _bsig_jV0='' _bsig_jVn0=0 _bsig_jWn0=0
   case $1 in
     *"$_bsig_nl"* | *"$_bsig_cr"* | *"$_bsig_u85"* | *"$_bsig_u2028"* | *"$_bsig_u2029"*) return 1 ;;
@@ -384,7 +405,7 @@ _bsig_jvalue() {
   IFS=$_bsig_ifs_own
   for _bsig_x in "$@"; do
     _bsig_jpiece || { [ "$?" -eq 3 ] && continue; return 1; }
-    _bsig_jquotes "$_bsig_x" || return 1
+    _bsig_jquotes "$_bsig_x" || return
   done
   [ "$_bsig_want" = n ] && [ -z "$_bsig_stack" ] && [ -z "$_bsig_instr" ] || return 1
   _bsig_jtake
@@ -409,7 +430,7 @@ _bsig_jquotes() {
         _bsig_jput '"'
         if [ -n "$_bsig_strkey" ]; then
           _bsig_want=c
-          _bsig_jkey || return 1
+          _bsig_jkey || return
         else
           _bsig_want=n
         fi
@@ -460,7 +481,7 @@ _bsig_jstruct() {
     if [ "$_bsig_ci" -gt 1 ]; then
       [ "$_bsig_want" = n ] || return 1
       case $_bsig_stack in
-        \{*) _bsig_want=k && _bsig_jmember ;;
+        \{*) _bsig_want=k && _bsig_jcomma ;;
         \[*) _bsig_want=v && _bsig_jput , ;;
         *) return 1 ;;
       esac
@@ -509,22 +530,22 @@ _bsig_jtokens() {
         case $_bsig_s in
           \}*)
             _bsig_stack=${_bsig_stack#?} _bsig_want=n _bsig_s=${_bsig_s#?}
-            _bsig_jclose || return 1
+            _bsig_jshut '' || return 1
             ;;
           *) return 1 ;;
         esac
         ;;
       c)
         case $_bsig_s in :*) _bsig_want=v _bsig_s=${_bsig_s#?} ;; *) return 1 ;; esac
+        [ -n "$_bsig_jslow" ] || _bsig_jput :
         ;;
       n)
         case ${_bsig_stack%"${_bsig_stack#?}"}$_bsig_s in
-          \{,*) _bsig_want=k _bsig_s=${_bsig_s#?} && _bsig_jmember ;;
+          \{,*) _bsig_want=k _bsig_s=${_bsig_s#?} && _bsig_jcomma ;;
           \[,*) _bsig_want=v _bsig_s=${_bsig_s#?} && _bsig_jput , ;;
           \{\}*)
             _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?}
-            _bsig_jmember
-            _bsig_jclose || return 1
+            _bsig_jshut 1 || return 1
             ;;
           \[\]*) _bsig_stack=${_bsig_stack#?} _bsig_s=${_bsig_s#?} && _bsig_jput ']' ;;
           *) return 1 ;;
@@ -570,19 +591,30 @@ _bsig_jtake() {
   eval "_bsig_jX$_bsig_jd='' _bsig_jW$_bsig_jd='' _bsig_jV$_bsig_jd='' _bsig_jVn$_bsig_jd=0 _bsig_jWn$_bsig_jd=0"
 }
 
-# _bsig_jopen: an object opens: a new level, no member yet, in order so far.
+# _bsig_jopen: an object opens. First pass: written at once (all at level 0),
+# its keys checked against the one before (_bsig_jP at depth _bsig_jpd, empty
+# for none). Second pass: a new
+# level, no member yet, in order so far.
 _bsig_jopen() {
+  if [ -z "$_bsig_jslow" ]; then
+    _bsig_jput '{'
+    _bsig_jpd=$((_bsig_jpd + 1))
+    eval "_bsig_jP$_bsig_jpd=''"
+    return 0
+  fi
   _bsig_jflush
   _bsig_jd=$((_bsig_jd + 1))
   eval "_bsig_jn$_bsig_jd=0 _bsig_jo$_bsig_jd=1"
   eval "_bsig_jX$_bsig_jd='' _bsig_jW$_bsig_jd='' _bsig_jV$_bsig_jd='' _bsig_jVn$_bsig_jd=0 _bsig_jWn$_bsig_jd=0"
 }
 
-# _bsig_jkey: a key has closed: its written text and its sort key (in
-# _bsig_acc: the characters, with controls as \001 and two digits, and EE/EF
-# lead bytes as F8/F9 so that byte order is UTF-16 code unit order) are kept
-# as the object's next member; a key equal to the one before is refused, one
-# before it marks the object for sorting.
+# _bsig_jkey: a key has closed. Its sort key (in _bsig_acc: the characters,
+# with controls as \001 and two digits, and EE/EF lead bytes as F8/F9 so that
+# byte order is UTF-16 code unit order) is compared with the one before: in
+# the first pass, a key not after it ends the pass (status 4); in the second,
+# the key's text and sort key are kept as the object's next member, a key
+# equal to the one before is refused, one before it marks the object for
+# sorting.
 _bsig_jkey() {
   _bsig_acc_end
   [ -n "$_bsig_jB32" ] || _bsig_jbytes_init
@@ -594,6 +626,13 @@ _bsig_jkey() {
       ;;
   esac
   _bsig_kc=$_bsig_j
+  if [ -z "$_bsig_jslow" ]; then
+    eval "_bsig_y=\$_bsig_jP$_bsig_jpd _bsig_jP$_bsig_jpd=x\$_bsig_kc"
+    [ -n "$_bsig_y" ] || return 0
+    _bsig_y=${_bsig_y#x}
+    if [ "$_bsig_y" = "$_bsig_kc" ] || _bsig_lt "$_bsig_kc" "$_bsig_y"; then return 4; fi
+    return 0
+  fi
   _bsig_jtake
   eval "_bsig_jm=\$((_bsig_jn$_bsig_jd + 1))"
   eval "_bsig_jn$_bsig_jd=\$_bsig_jm _bsig_jK${_bsig_jd}_$_bsig_jm=\$_bsig_kc _bsig_jT${_bsig_jd}_$_bsig_jm=\$_bsig_j"
@@ -608,6 +647,23 @@ _bsig_jkey() {
   _bsig_lt "$_bsig_kc" "$_bsig_y" || return 0
   eval "_bsig_y=\$_bsig_jT${_bsig_jd}_$((_bsig_jm - 1))"
   eval "_bsig_jo$_bsig_jd='' _bsig_jF$_bsig_jd=\"\$_bsig_j before \$_bsig_y\""
+}
+
+# _bsig_jcomma: a comma between an object's members.
+_bsig_jcomma() {
+  if [ -n "$_bsig_jslow" ]; then _bsig_jmember; else _bsig_jput ,; fi
+}
+
+# _bsig_jshut AFTER-MEMBER: the innermost object closes (AFTER-MEMBER set:
+# after a member, not empty).
+_bsig_jshut() {
+  if [ -z "$_bsig_jslow" ]; then
+    _bsig_jput '}'
+    _bsig_jpd=$((_bsig_jpd - 1))
+    return 0
+  fi
+  [ -z "$1" ] || _bsig_jmember
+  _bsig_jclose
 }
 
 # _bsig_jmember: the member being read ends: its value's text is kept.
@@ -689,8 +745,19 @@ _bsig_jsort() {
 # form (spec rule 3) goes into the text, and into a key's sort key.
 _bsig_jcp() {
   if [ -n "$_bsig_decode" ]; then
-    [ "$_bsig_cp" -ne 0 ] || return 1
-    _bsig_utf8 "$_bsig_cp"
+    # The format's own escapes for the short ones, octal for the others.
+    case $_bsig_cp in
+      0) return 1 ;;
+      34) _bsig_acc '"' ;;
+      47) _bsig_acc / ;;
+      92) _bsig_acc '\\' ;;
+      8) _bsig_acc '\b' ;;
+      9) _bsig_acc '\t' ;;
+      10) _bsig_acc '\n' ;;
+      12) _bsig_acc '\f' ;;
+      13) _bsig_acc '\r' ;;
+      *) _bsig_utf8 "$_bsig_cp" ;;
+    esac
     return 0
   fi
   case $_bsig_cp in
