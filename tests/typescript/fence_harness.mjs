@@ -103,6 +103,8 @@ function answer(request) {
     }
     case "time":
       return timing(request);
+    case "rules":
+      return import(join(FOLDER, "fence_rules.js")).then((rules) => ({ rules: { ...rules } }));
     default:
       return { error: `unknown op ${request.op}` };
   }
