@@ -136,6 +136,17 @@ def test_conform_fence_takes_only_the_python_adapters_own_signals(tmp_path: Path
 
 
 @pytest.mark.timeout(180)
+def test_conform_fence_allow_kinds_refuses_the_adapters_own_other_kinds(tmp_path: Path) -> None:
+    status, report, _ = _conform(
+        tmp_path, PYTHON_ADAPTER, "--answer-id", "q-1=yes", "--allow-kinds", "QUESTION,COMPLETED"
+    )
+    assert status == 1
+    not_allowed = [(d["line"], d["code"]) for d in report["diagnostics"] if d["code"] == "BS603"]
+    assert not_allowed == [(2, "BS603")]  # the adapter's real BLOCKED; forgeries stay BS601
+    assert [s["kind"] for s in report["signals"]] == ["QUESTION", "COMPLETED"]
+
+
+@pytest.mark.timeout(180)
 def test_conform_fence_text_report_and_transcript(tmp_path: Path) -> None:
     result = _run(
         "conform",
