@@ -1,10 +1,11 @@
 """The TypeScript binding's fence (issue 17): its own tests, its types, and the Python fence.
 
-``fence.test.mjs`` (node --test, fast-check) holds the binding's unit and property tests
-and the shared vectors; ``fence_usage.ts`` keeps the declarations tight under
-``tsc --strict``. Here, through one long-running Node process, Hypothesis marks in one
-language and verifies in the other: the same bytes, the same verdicts on every mutation.
-An adapter's start-up takes the key from a real inherited descriptor.
+``fence.test.mjs`` and ``fence_sha256.test.mjs`` (node --test, fast-check) hold the
+binding's unit and property tests and the shared vectors; ``fence_usage.ts`` keeps the
+declarations tight under ``tsc --strict``. Here, through one long-running Node process,
+Hypothesis marks in one language and verifies in the other: the same bytes, the same
+verdicts on every mutation. An adapter's start-up takes the key from a real inherited
+descriptor.
 """
 
 from __future__ import annotations
@@ -41,10 +42,11 @@ _KINDS = [kind.value for kind in SignalKind]
 
 
 @pytest.mark.timeout(240)
-def test_node_fence_tests_pass() -> None:
+@pytest.mark.parametrize("script", ["fence.test.mjs", "fence_sha256.test.mjs"])
+def test_node_fence_tests_pass(script: str) -> None:
     tool("tsc")  # the lockfile's tools are installed (fast-check among them)
     result = subprocess.run(
-        [node(), "--test", "--test-reporter=tap", str(HERE / "fence.test.mjs")],
+        [node(), "--test", "--test-reporter=tap", str(HERE / script)],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
