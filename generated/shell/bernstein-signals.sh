@@ -775,9 +775,9 @@ _bsig_sha_words() {
   _bsig_W15=$((${61} << 24 | ${62} << 16 | ${63} << 8 | ${64}))
 }
 
-_bsig_Fkey=''
-_bsig_Frun=''
-_bsig_Fseq=0
+# Sourced again, the library keeps the key it took (the variables are gone).
+_bsig_Fkey=${_bsig_Fkey-}
+_bsig_Fseq=${_bsig_Fseq:-0}
 
 # _bsig_Fbytes TEXT: _bsig_Fl becomes the byte values of TEXT (at most 64
 # bytes, in the C locale), each after a space: a byte's value is its place in
@@ -874,13 +874,12 @@ _bsig_Fhex() {
   _bsig_Fc='' _bsig_Fr=''
 }
 
-# _bsig_Fmac KIND PAYLOAD: _bsig_Fhx becomes the MAC of this line (sequence
-# number _bsig_Fseq): the inner hash continues from the inner pad's state,
+# _bsig_Fmac KIND PAYLOAD SEQ: _bsig_Fhx becomes the MAC of a line: the inner hash continues from the inner pad's state,
 # the outer hash of its digest from the outer pad's.
 _bsig_Fmac() {
   _bsig_H0=$_bsig_Fi0 _bsig_H1=$_bsig_Fi1 _bsig_H2=$_bsig_Fi2 _bsig_H3=$_bsig_Fi3
   _bsig_H4=$_bsig_Fi4 _bsig_H5=$_bsig_Fi5 _bsig_H6=$_bsig_Fi6 _bsig_H7=$_bsig_Fi7
-  _bsig_Fhash "bernstein-signals fence 1$_bsig_nl$_bsig_Frun$_bsig_nl$_bsig_Fseq$_bsig_nl$1$_bsig_nl$2" 64
+  _bsig_Fhash "bernstein-signals fence 1$_bsig_nl$_bsig_Frun$_bsig_nl$3$_bsig_nl$1$_bsig_nl$2" 64
   _bsig_W0=$_bsig_H0 _bsig_W1=$_bsig_H1 _bsig_W2=$_bsig_H2 _bsig_W3=$_bsig_H3
   _bsig_W4=$_bsig_H4 _bsig_W5=$_bsig_H5 _bsig_W6=$_bsig_H6 _bsig_W7=$_bsig_H7
   _bsig_W8=$((0x80000000)) _bsig_W9=0 _bsig_W10=0 _bsig_W11=0 _bsig_W12=0 _bsig_W13=0
@@ -892,30 +891,49 @@ _bsig_Fmac() {
 }
 
 # _bsig_Fmarked KIND MEMBERS: write the line of KIND and MEMBERS (as
-# _bsig_line takes them) with the mark as its first member. Status 2 (and a
-# message) for a payload the mark cannot go first in.
+# _bsig_line takes them) with the mark in its sorted place: first, unless a key
+# sorts before it (upper case, digits: only in bernstein_emit KIND :=JSON); then
+# the one JSON writer (_bsig_jvalue) sorts the marked object. Status 2 (and a
+# message) for a payload that holds the mark already; no number is used then.
 _bsig_Fmarked() {
+  _bsig_Fre=''
   case $2 in
     '' | ,) _bsig_Fp='' ;;
     ,\"_sig[!\"]* | ,\"[abcdefghijklmnopqrstuvwxyz]* | ,\"_[tuvwxyz]* | ,\"_s[jklmnopqrstuvwxyz]* | ,\"_si[hijklmnopqrstuvwxyz]*) _bsig_Fp="{${2#,}}" ;;
     ,\"_sig\":*)
-      _bsig_err "the payload already holds \"_sig\", the fence's mark: a line is marked once, by the helper that writes it"
+      _bsig_err "$_bsig_Fheld"
       return 2
       ;;
-    *)
-      _bsig_err "under the fence the mark \"_sig\" is the first member, so no payload key may sort before it (start keys with a lowercase letter)"
-      return 2
-      ;;
+    *) _bsig_Fp="{${2#,}}" _bsig_Fre=1 ;;
   esac
   if [ "$_bsig_Fseq" -ge "$_bsig_Fmax" ]; then
     _bsig_err "this shell's sequence numbers are used up: nothing more can be marked"
     return 2
   fi
+  _bsig_Fmac "$1" "$_bsig_Fp" "$((_bsig_Fseq + 1))"
+  _bsig_Fp="\"_sig\":\"$_bsig_Frun.$((_bsig_Fseq + 1)).$_bsig_Fhx\""
+  if [ -n "$_bsig_Fre" ]; then
+    _bsig_Fx=$_bsig_jkind _bsig_jkind=''
+    if _bsig_jvalue "{$_bsig_Fp${2}}" $((63 + 1)); then
+      _bsig_jkind=$_bsig_Fx _bsig_Fp=${_bsig_j#?} _bsig_j=''
+      _bsig_Fp=${_bsig_Fp%?}
+    else
+      _bsig_jkind=$_bsig_Fx _bsig_j='' _bsig_Fp=''
+      case $_bsig_jerr in
+        *'"_sig"'*) _bsig_err "$_bsig_Fheld" ;;
+        *) _bsig_err "the marked payload cannot be written: $_bsig_jerr" ;;
+      esac
+      _bsig_jerr=''
+      return 2
+    fi
+  else
+    _bsig_Fp=$_bsig_Fp$2
+    [ "$2" != , ] || _bsig_Fp=${_bsig_Fp%,}
+  fi
   _bsig_Fseq=$((_bsig_Fseq + 1))
-  _bsig_Fmac "$1" "$_bsig_Fp"
-  _bsig_Fp=${2#,}
-  _bsig_out "BERNSTEIN:$1 {\"_sig\":\"$_bsig_Frun.$_bsig_Fseq.$_bsig_Fhx\"${_bsig_Fp:+,}$_bsig_Fp}"
+  if _bsig_out "BERNSTEIN:$1 {$_bsig_Fp}"; then _bsig_Fp=''; else _bsig_Fp='' && return 1; fi
 }
+_bsig_Fheld="the payload already holds \"_sig\", the fence's mark: a line is marked once, by the helper that writes it"
 
 # _bsig_fence_line KIND MEMBERS: _bsig_Fmarked in the C locale (byte lengths
 # and byte patterns), whatever the caller's.
@@ -962,6 +980,8 @@ _bsig_Fpad() {
 
 # _bsig_Ftake: take the key from the environment (the start-up step).
 _bsig_Ftake() {
+  # zsh puts back on return an xtrace that _bsig_enter turned off: off here too.
+  case $_bsig_sh in zsh) setopt localoptions noxtrace noverbose ;; esac
   _bsig_Fx=${BERNSTEIN_SIGNAL_KEY_FD-} _bsig_Fr=${BERNSTEIN_SIGNAL_KEY_FD+1}
   _bsig_Fc=${BERNSTEIN_SIGNAL_KEY-} _bsig_Fp=${BERNSTEIN_SIGNAL_KEY+1}
   unset BERNSTEIN_SIGNAL_KEY_FD BERNSTEIN_SIGNAL_KEY
@@ -996,7 +1016,7 @@ _bsig_Ftake() {
       return 0
       ;;
   esac
-  _bsig_Frun=${_bsig_Fc%%:*} _bsig_Fsec=${_bsig_Fc#*:} _bsig_Fc=''
+  _bsig_Frun=${_bsig_Fc%%:*} _bsig_Fsec=${_bsig_Fc#*:} _bsig_Fc='' _bsig_Fseq=0
   _bsig_Fpad 0x36363636
   _bsig_Fi0=$_bsig_H0 _bsig_Fi1=$_bsig_H1 _bsig_Fi2=$_bsig_H2 _bsig_Fi3=$_bsig_H3
   _bsig_Fi4=$_bsig_H4 _bsig_Fi5=$_bsig_H5 _bsig_Fi6=$_bsig_H6 _bsig_Fi7=$_bsig_H7

@@ -13,9 +13,9 @@
 
 @FENCE_SHA256@
 
-_bsig_Fkey=''
-_bsig_Frun=''
-_bsig_Fseq=0
+# Sourced again, the library keeps the key it took (the variables are gone).
+_bsig_Fkey=${_bsig_Fkey-}
+_bsig_Fseq=${_bsig_Fseq:-0}
 
 # _bsig_Fbytes TEXT: _bsig_Fl becomes the byte values of TEXT (at most 64
 # bytes, in the C locale), each after a space: a byte's value is its place in
@@ -112,13 +112,12 @@ _bsig_Fhex() {
   _bsig_Fc='' _bsig_Fr=''
 }
 
-# _bsig_Fmac KIND PAYLOAD: _bsig_Fhx becomes the MAC of this line (sequence
-# number _bsig_Fseq): the inner hash continues from the inner pad's state,
+# _bsig_Fmac KIND PAYLOAD SEQ: _bsig_Fhx becomes the MAC of a line: the inner hash continues from the inner pad's state,
 # the outer hash of its digest from the outer pad's.
 _bsig_Fmac() {
   _bsig_H0=$_bsig_Fi0 _bsig_H1=$_bsig_Fi1 _bsig_H2=$_bsig_Fi2 _bsig_H3=$_bsig_Fi3
   _bsig_H4=$_bsig_Fi4 _bsig_H5=$_bsig_Fi5 _bsig_H6=$_bsig_Fi6 _bsig_H7=$_bsig_Fi7
-  _bsig_Fhash "@FENCE_MAC_DOMAIN@$_bsig_nl$_bsig_Frun$_bsig_nl$_bsig_Fseq$_bsig_nl$1$_bsig_nl$2" 64
+  _bsig_Fhash "@FENCE_MAC_DOMAIN@$_bsig_nl$_bsig_Frun$_bsig_nl$3$_bsig_nl$1$_bsig_nl$2" 64
   _bsig_W0=$_bsig_H0 _bsig_W1=$_bsig_H1 _bsig_W2=$_bsig_H2 _bsig_W3=$_bsig_H3
   _bsig_W4=$_bsig_H4 _bsig_W5=$_bsig_H5 _bsig_W6=$_bsig_H6 _bsig_W7=$_bsig_H7
   _bsig_W8=$((0x80000000)) _bsig_W9=0 _bsig_W10=0 _bsig_W11=0 _bsig_W12=0 _bsig_W13=0
@@ -130,30 +129,49 @@ _bsig_Fmac() {
 }
 
 # _bsig_Fmarked KIND MEMBERS: write the line of KIND and MEMBERS (as
-# _bsig_line takes them) with the mark as its first member. Status 2 (and a
-# message) for a payload the mark cannot go first in.
+# _bsig_line takes them) with the mark in its sorted place: first, unless a key
+# sorts before it (upper case, digits: only in bernstein_emit KIND :=JSON); then
+# the one JSON writer (_bsig_jvalue) sorts the marked object. Status 2 (and a
+# message) for a payload that holds the mark already; no number is used then.
 _bsig_Fmarked() {
+  _bsig_Fre=''
   case $2 in
     '' | ,) _bsig_Fp='' ;;
     @FENCE_MARK_AFTER@) _bsig_Fp="{${2#,}}" ;;
     @FENCE_MARK_SAME@)
-      _bsig_err "the payload already holds \"@FENCE_MARK_FIELD@\", the fence's mark: a line is marked once, by the helper that writes it"
+      _bsig_err "$_bsig_Fheld"
       return 2
       ;;
-    *)
-      _bsig_err "under the fence the mark \"@FENCE_MARK_FIELD@\" is the first member, so no payload key may sort before it (start keys with a lowercase letter)"
-      return 2
-      ;;
+    *) _bsig_Fp="{${2#,}}" _bsig_Fre=1 ;;
   esac
   if [ "$_bsig_Fseq" -ge "$_bsig_Fmax" ]; then
     _bsig_err "this shell's sequence numbers are used up: nothing more can be marked"
     return 2
   fi
+  _bsig_Fmac "$1" "$_bsig_Fp" "$((_bsig_Fseq + 1))"
+  _bsig_Fp="\"@FENCE_MARK_FIELD@\":\"$_bsig_Frun.$((_bsig_Fseq + 1)).$_bsig_Fhx\""
+  if [ -n "$_bsig_Fre" ]; then
+    _bsig_Fx=$_bsig_jkind _bsig_jkind=''
+    if _bsig_jvalue "{$_bsig_Fp${2}}" $((@MAX_VALUE_DEPTH@ + 1)); then
+      _bsig_jkind=$_bsig_Fx _bsig_Fp=${_bsig_j#?} _bsig_j=''
+      _bsig_Fp=${_bsig_Fp%?}
+    else
+      _bsig_jkind=$_bsig_Fx _bsig_j='' _bsig_Fp=''
+      case $_bsig_jerr in
+        *'"@FENCE_MARK_FIELD@"'*) _bsig_err "$_bsig_Fheld" ;;
+        *) _bsig_err "the marked payload cannot be written: $_bsig_jerr" ;;
+      esac
+      _bsig_jerr=''
+      return 2
+    fi
+  else
+    _bsig_Fp=$_bsig_Fp$2
+    [ "$2" != , ] || _bsig_Fp=${_bsig_Fp%,}
+  fi
   _bsig_Fseq=$((_bsig_Fseq + 1))
-  _bsig_Fmac "$1" "$_bsig_Fp"
-  _bsig_Fp=${2#,}
-  _bsig_out "@PREFIX@$1 {\"@FENCE_MARK_FIELD@\":\"$_bsig_Frun.$_bsig_Fseq.$_bsig_Fhx\"${_bsig_Fp:+,}$_bsig_Fp}"
+  if _bsig_out "@PREFIX@$1 {$_bsig_Fp}"; then _bsig_Fp=''; else _bsig_Fp='' && return 1; fi
 }
+_bsig_Fheld="the payload already holds \"@FENCE_MARK_FIELD@\", the fence's mark: a line is marked once, by the helper that writes it"
 
 # _bsig_fence_line KIND MEMBERS: _bsig_Fmarked in the C locale (byte lengths
 # and byte patterns), whatever the caller's.
@@ -200,6 +218,8 @@ _bsig_Fpad() {
 
 # _bsig_Ftake: take the key from the environment (the start-up step).
 _bsig_Ftake() {
+  # zsh puts back on return an xtrace that _bsig_enter turned off: off here too.
+  case $_bsig_sh in zsh) setopt localoptions noxtrace noverbose ;; esac
   _bsig_Fx=${@FENCE_KEY_FD_VARIABLE@-} _bsig_Fr=${@FENCE_KEY_FD_VARIABLE@+1}
   _bsig_Fc=${@FENCE_KEY_VARIABLE@-} _bsig_Fp=${@FENCE_KEY_VARIABLE@+1}
   unset @FENCE_KEY_FD_VARIABLE@ @FENCE_KEY_VARIABLE@
@@ -234,7 +254,7 @@ _bsig_Ftake() {
       return 0
       ;;
   esac
-  _bsig_Frun=${_bsig_Fc%%:*} _bsig_Fsec=${_bsig_Fc#*:} _bsig_Fc=''
+  _bsig_Frun=${_bsig_Fc%%:*} _bsig_Fsec=${_bsig_Fc#*:} _bsig_Fc='' _bsig_Fseq=0
   _bsig_Fpad 0x36363636
   _bsig_Fi0=$_bsig_H0 _bsig_Fi1=$_bsig_H1 _bsig_Fi2=$_bsig_H2 _bsig_Fi3=$_bsig_H3
   _bsig_Fi4=$_bsig_H4 _bsig_Fi5=$_bsig_H5 _bsig_Fi6=$_bsig_H6 _bsig_Fi7=$_bsig_H7

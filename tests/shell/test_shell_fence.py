@@ -1,0 +1,326 @@
+"""The fence in the shell helpers (issue 17): the key taken at source time, HMAC-SHA256 in
+shell arithmetic, every helper's line marked byte for byte as the Python binding marks it,
+and nothing the script starts sees the key."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from collections.abc import Callable, Mapping
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bernstein_signals import FenceVerifier, SignalKey, SignalMarker, parse_signal
+from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, MAX_SEQUENCE
+from linear_support import assert_linear
+from shell_support import LIBRARY, ROOT, SHELLS, UTF8, Result, shell_command
+
+VECTORS = json.loads((ROOT / "tests" / "data" / "fence_vectors.json").read_text(encoding="utf-8"))
+KEY_TEXT: str = VECTORS["key"]
+SECRET = KEY_TEXT.split(":")[1]
+KEY = SignalKey.parse(KEY_TEXT)
+ALL = list(SHELLS)
+MKSH_MAX_SEQUENCE = 2**31 - 1
+"""mksh's arithmetic is 32-bit: its shell counts marks to here, then refuses."""
+
+
+def _run(
+    shell: str,
+    body: str,
+    *args: str | bytes,
+    env: Mapping[str, str] | None = None,
+    stdin: bytes = b"",
+    locale: str = UTF8,
+    key_fd: bytes | None = None,
+    path: str | None = None,
+    source: bool = True,
+) -> Result:
+    """``body`` after sourcing the library (unless ``source`` is False: then ``body`` does);
+    the key (by default) in the environment.
+
+    ``key_fd``: these bytes on fd 3 (a pipe, written and closed) instead, with
+    KEY_FD_VARIABLE=3.
+    """
+    full = {
+        "PATH": os.environ.get("PATH", "") if path is None else path,
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "LC_ALL": locale,
+        "BSIG_LIB": str(LIBRARY),
+    }
+    if env is None:
+        env = {KEY_VARIABLE: KEY_TEXT} if key_fd is None else {KEY_FD_VARIABLE: "3"}
+    full.update(env)
+    script = f'. "$BSIG_LIB"\n{body}\n' if source else body
+    command = [*shell_command(shell), "-c", script, "wrapper", *args]
+    if key_fd is None:
+        done = subprocess.run(command, input=stdin, capture_output=True, env=full, check=False)
+        return Result(done.returncode, done.stdout, done.stderr)
+    read_end, write_end = os.pipe()
+    os.write(write_end, key_fd)
+    os.close(write_end)
+    try:
+        done = subprocess.run(
+            command,
+            input=stdin,
+            capture_output=True,
+            env=full,
+            check=False,
+            pass_fds=(3,),
+            preexec_fn=lambda: os.dup2(read_end, 3),  # the key's fd is 3
+        )
+    finally:
+        os.close(read_end)
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+def _marked_like_python(lines: list[bytes], start: int = 1) -> list[bytes]:
+    """What SignalMarker writes for the signals of ``lines`` (marked or not), from seq ``start``."""
+    marker = SignalMarker(KEY)
+    for _ in range(start - 1):
+        marker.mark("COMPLETED")
+    expected = []
+    for line in lines:
+        signal = parse_signal(line.decode())
+        assert signal is not None, line
+        payload = dict(signal.payload or {})
+        payload.pop("_sig", None)
+        expected.append(marker.mark(signal.kind, payload or None).encode())
+    return expected
+
+
+def _verify(lines: list[bytes]) -> None:
+    verifier = FenceVerifier(KEY)
+    for line in lines:
+        verdict = verifier.check(line.decode())
+        assert verdict.signal is not None, (line, verdict.code, verdict.problem)
+
+
+def _assert_no_key(result: Result) -> None:
+    for stream in (result.stdout, result.stderr):
+        assert SECRET.encode() not in stream
+        assert KEY_VARIABLE.encode() not in stream
+
+
+# -- the marks: the shared vectors, each helper, any text ----------------------------------
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("shell", ALL)
+def test_marked_vectors_byte_for_byte(shell: str) -> None:
+    body, args = [], []
+    for vector in VECTORS["marked"]:
+        seq = vector["seq"]
+        if shell == "mksh" and seq > MKSH_MAX_SEQUENCE:
+            continue
+        body.append(f"_bsig_Fseq={seq - 1}")
+        if vector["payload"] is None:
+            body.append(f"bernstein_emit {vector['kind']}")
+        else:
+            args.append(":=" + (vector["payload_text"] or "{}"))
+            body.append(f'bernstein_emit {vector["kind"]} "${{{len(args)}}}"')
+    result = _run(shell, "\n".join(body), *args)
+    assert result.stderr == b""
+    wanted = [
+        v["line"].encode()
+        for v in VECTORS["marked"]
+        if not (shell == "mksh" and v["seq"] > MKSH_MAX_SEQUENCE)
+    ]
+    assert result.lines == wanted
+    assert any(v["seq"] == MAX_SEQUENCE for v in VECTORS["marked"])
+
+
+HELPERS = r"""
+bernstein_completed
+bernstein_failed --reason 'exit 2'
+bernstein_question 'Apply migration? ✓' --options yes --options no --id q-1
+bernstein_blocked 'waiting' --hint 'set TOKEN'
+bernstein_plan_draft '# Plan
+- step' --path .sdd/plans/p.md
+bernstein_plan_ready .sdd/plans/p.md
+bernstein_emit BLOCKED reason=r b=2 a:='{"z":[1,2.50,"\u00e9"],"y":null}'
+bernstein_emit COMPLETED :='{}'
+bernstein_emit FAILED :='{"Zed":1,"_a":2,"reason":"x","~":0}'
+bernstein_run true
+bernstein_run false || :
+bernstein_ask --var answer --id q-2 'Go on?' --options yes
+printf '%s\n' "answer: $answer"
+bernstein_guard
+exit 3
+"""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("shell", ALL)
+def test_every_helper_marks_as_signal_marker(shell: str) -> None:
+    reply = b'{"in_reply_to": "q-2", "answer": "yes"}\n'
+    plain = _run(shell, HELPERS, env={}, stdin=reply)
+    fenced = _run(shell, HELPERS, stdin=reply)
+    assert (fenced.status, plain.status) == (3, 3), fenced.stderr
+    assert fenced.stderr == plain.stderr == b""
+    signals = [line for line in plain.lines if line.startswith(b"BERNSTEIN:")]
+    assert len(signals) == 12  # the guard adds none: bernstein_run wrote a terminal
+    marked = [line for line in fenced.lines if line.startswith(b"BERNSTEIN:")]
+    assert marked == _marked_like_python(signals)
+    assert [line for line in fenced.lines if not line.startswith(b"BERNSTEIN:")] == [b"answer: yes"]
+    _verify(marked)
+
+
+_CHARACTERS = st.characters(codec="utf-8", exclude_characters="\0")
+_TEXT = st.text(_CHARACTERS, max_size=90) | st.text(_CHARACTERS, max_size=30).map(lambda t: t * 9)
+"""Any text a shell word holds; some long and periodic, across SHA-256's 64-byte blocks."""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("shell", ALL)
+def test_any_text_marks_as_signal_marker(shell: str) -> None:
+    @settings(max_examples=12, deadline=None)
+    @given(texts=st.lists(_TEXT, min_size=1, max_size=3))
+    def check(texts: list[str]) -> None:
+        body = "\n".join(f'bernstein_emit COMPLETED t="${{{i + 1}}}"' for i in range(len(texts)))
+        result = _run(shell, body, *(t.encode() for t in texts))
+        assert result.status == 0, result.stderr
+        marker = SignalMarker(KEY)
+        assert result.lines == [marker.mark("COMPLETED", {"t": t}).encode() for t in texts]
+
+    check()
+
+
+# -- the key: taken once, never passed on ------------------------------------------------
+
+CHILD = r"""
+bernstein_run sh -c 'env; ls /proc/$$/fd; tr "\0" "\n" </proc/self/environ'
+sh -c 'env; ls /proc/$$/fd' </dev/null
+printf 'fd3:'; { ls /proc/$$/fd/3 >/dev/null 2>&1 && printf open; } || printf closed
+"""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("via", ["environment", "fd"])
+@pytest.mark.parametrize("shell", ALL)
+def test_children_see_no_key_variable_or_fd(shell: str, via: str) -> None:
+    result = _run(shell, CHILD, key_fd=KEY_TEXT.encode() + b"\n" if via == "fd" else None)
+    assert result.status == 0, result.stderr
+    _assert_no_key(result)
+    assert KEY_FD_VARIABLE.encode() not in result.stdout
+    listed = [line for line in result.lines if line.isdigit()]
+    assert listed
+    assert b"3" not in listed
+    assert result.stdout.endswith(b"fd3:closed")
+    marked = [line for line in result.lines if line.startswith(b"BERNSTEIN:")]
+    assert len(marked) == 1
+    assert b'"_sig":"' in marked[0]
+    _verify(marked)
+
+
+@pytest.mark.parametrize("shell", ALL)
+def test_a_trace_never_shows_the_key(shell: str) -> None:
+    body = 'set -x; . "$BSIG_LIB"; bernstein_completed; bernstein_emit X a=b; set +x'
+    result = _run(shell, body, env={KEY_VARIABLE: KEY_TEXT + "\n"}, source=False)
+    assert result.status == 0
+    _assert_no_key(result)
+    assert len(result.lines) == 2
+
+
+BAD_KEYS: dict[str, tuple[dict[str, str], bytes | None, str]] = {
+    "not hex": ({KEY_VARIABLE: KEY_TEXT.upper()}, None, "BERNSTEIN_SIGNAL_KEY is not a signal key"),
+    "empty": ({KEY_VARIABLE: ""}, None, "BERNSTEIN_SIGNAL_KEY is not a signal key"),
+    "too long": ({KEY_VARIABLE: KEY_TEXT + "0"}, None, "is not a signal key"),
+    "fd not a number": ({KEY_FD_VARIABLE: "x3"}, None, "is not a descriptor number 3..9"),
+    "fd 12": ({KEY_FD_VARIABLE: "12"}, None, "is not a descriptor number 3..9"),
+    "fd closed": ({KEY_FD_VARIABLE: "7"}, None, "names fd 7, which cannot be read"),
+    "fd bad text": ({KEY_FD_VARIABLE: "3"}, KEY_TEXT[:-1].encode(), "the text on fd 3"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_KEYS))
+@pytest.mark.parametrize("shell", ALL)
+def test_a_bad_key_warns_once_without_the_value(shell: str, case: str) -> None:
+    env, fd_text, problem = BAD_KEYS[case]
+    result = _run(shell, "bernstein_completed; env", env=env, key_fd=fd_text)
+    plain = _run(shell, "bernstein_completed", env={})
+    assert result.status == 0
+    warning = result.stderr.decode()
+    assert warning.count("\n") == 1, warning
+    assert problem in warning
+    assert warning.startswith("bernstein-signals: ")
+    assert "unmarked" in warning
+    assert SECRET[:-1] not in warning
+    assert SECRET.upper() not in warning
+    assert result.lines[0] == plain.lines[0]
+    assert b"BERNSTEIN_SIGNAL_KEY" not in result.stdout
+
+
+# -- the mark's rules ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shell", ALL)
+def test_a_payload_holding_the_mark_is_refused_and_uses_no_number(shell: str) -> None:
+    body = """
+bernstein_emit X :='{"_sig":"x"}' && echo wrong
+bernstein_emit X :='{"A":1,"_sig":"x"}' && echo wrong
+bernstein_completed
+"""
+    result = _run(shell, body)
+    plain = _run(shell, "bernstein_completed", env={})
+    assert result.lines == _marked_like_python(plain.lines)
+    assert result.stderr.decode().count('already holds "_sig"') == 2
+    _verify(result.lines)
+
+
+@pytest.mark.parametrize("shell", ALL)
+def test_sequence_numbers_end_at_the_limit(shell: str) -> None:
+    last = MKSH_MAX_SEQUENCE if shell == "mksh" else MAX_SEQUENCE
+    result = _run(
+        shell, f"_bsig_Fseq={last - 1}\nbernstein_emit X\nbernstein_emit X || echo status $?"
+    )
+    assert result.lines[0].startswith(f'BERNSTEIN:X {{"_sig":"{KEY.run}.{last}.'.encode())
+    assert result.lines[1:] == [b"status 2"]
+    assert b"sequence numbers are used up" in result.stderr
+
+
+@pytest.mark.parametrize("shell", ALL)
+def test_a_subshell_counts_apart_from_its_parent(shell: str) -> None:
+    result = _run(shell, "(bernstein_emit X); bernstein_emit X; bernstein_emit X")
+    seqs = [line.split(b".")[1] for line in result.lines]
+    assert seqs == [b"1", b"1", b"2"]
+
+
+# -- SHA-256 itself, against NIST and hashlib ---------------------------------------------
+
+NIST = {
+    b"": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    b"abc": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq": (
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+    ),
+}
+MESSAGES = [*NIST, bytes(range(1, 256)) * 4 + b"abcde", b"\xff" * 55, b"x" * 56, b"y" * 64]
+
+
+@pytest.mark.parametrize(
+    ("shell", "path"),
+    [*((shell, None) for shell in ALL), ("dash", "")],
+    ids=[*ALL, "dash-without-od"],
+)
+def test_sha256_nist_vectors(shell: str, path: str | None) -> None:
+    """dash reads a long text's bytes from od; without PATH it cuts the text itself."""
+    assert len(MESSAGES[3]) == 1025
+    assert all(hashlib.sha256(m).hexdigest() == d for m, d in NIST.items())
+    body = 'for m in "$@"; do _bsig_sha_iv; _bsig_Fhash "$m" 0; _bsig_Fhex; echo "$_bsig_Fhx"; done'
+    result = _run(shell, body, *MESSAGES, locale="C", path=path)
+    assert result.stderr == b""
+    assert result.lines == [hashlib.sha256(m).hexdigest().encode() for m in MESSAGES]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("shell", ALL)
+def test_marking_time_grows_linearly(shell: str) -> None:
+    def make(size: int) -> Callable[[], object]:
+        text = ("ab" * size)[:size]
+        return lambda: _run(shell, 'bernstein_emit X t="$1" >/dev/null', text)
+
+    assert_linear(make, 600, what=f"{shell}: marking", repeats=2)
