@@ -1,5 +1,8 @@
 """Shell helpers: a QUESTION with 1 KB of multi-line text, 1,000 times, in every shell.
 
+Also start-up, hostile sizes, and the fence (issue 17): a marked line against the
+same line unmarked, payloads of 0 B to 10 KiB (the HMAC is shell arithmetic).
+
 Baseline: the same payload built by ``jq -cn --arg`` (one process per signal,
 which is what a wrapper without the helpers runs), in the same run. Each shell
 is timed under the C and the C.UTF-8 locale; the helpers' own loop is timed
@@ -45,8 +48,10 @@ while [ "$i" -lt {count} ]; do
 done >/dev/null"""
 
 
-def _time(command: list[str], locale: str, library: Path = LIBRARY) -> float:
-    env = {"PATH": os.environ["PATH"], "LC_ALL": locale, "BSIG_LIB": str(library)}
+def _time(
+    command: list[str], locale: str, library: Path = LIBRARY, extra: dict[str, str] | None = None
+) -> float:
+    env = {"PATH": os.environ["PATH"], "LC_ALL": locale, "BSIG_LIB": str(library), **(extra or {})}
     start = time.perf_counter()
     subprocess.run(
         command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True
@@ -62,11 +67,14 @@ def _per_call(
     *,
     call: str = 'bernstein_question "$1" --id q-1',
     library: Path = LIBRARY,
+    extra: dict[str, str] | None = None,
 ) -> float:
     """Seconds per signal: the loop's time minus the same process with no iteration."""
     loop, empty_loop = _loop(count, call), _loop(0, call)
-    best = min(_time([*shell, "-c", loop, "bench", text], locale, library) for _ in range(2))
-    empty = min(_time([*shell, "-c", empty_loop, "bench", text], locale, library) for _ in range(2))
+    best = min(_time([*shell, "-c", loop, "bench", text], locale, library, extra) for _ in range(2))
+    empty = min(
+        _time([*shell, "-c", empty_loop, "bench", text], locale, library, extra) for _ in range(2)
+    )
     return max(best - empty, 1e-9) / count
 
 
@@ -118,9 +126,41 @@ def _check_same_payload(text: str) -> None:
     assert ours == b"BERNSTEIN:QUESTION " + theirs, (ours, theirs)
 
 
+FENCE_SIZES = (0, 100, 1024, 10240)
+"""Payload text sizes (bytes of the one string member) of the fence case."""
+USABLE_SECONDS = 0.1
+"""A marked small line slower than this is called out (issue 17: "too slow to be usable")."""
+
+
+def fence(quick: bool) -> None:
+    """Per line, marked (the library took a key) against unmarked, same payload, same shell."""
+    from bernstein_signals import SignalKey  # only this case needs the binding
+
+    key = {"BERNSTEIN_SIGNAL_KEY": SignalKey.generate().text()}
+    print("fence: bernstein_emit COMPLETED t=TEXT, marked vs unmarked (C.UTF-8 locale)")
+    print(f"{'shell':<8} {'bytes':>6} {'marked ms':>10} {'plain ms':>9} {'ratio':>7}")
+    for name, command in SHELLS.items():
+        if shutil.which(command[0]) is None:
+            continue
+        for size in FENCE_SIZES:
+            count = max(1, (10 if quick else 40) * 1024 // max(size, 1024))
+            call = 'bernstein_emit COMPLETED t="$1"' if size else "bernstein_emit COMPLETED"
+            text = ("0123456789abcdef" * (size // 16 + 1))[:size]
+            marked = _per_call(command, text, count, "C.UTF-8", call=call, extra=key)
+            # Unmarked lines cost ~100x less: more of them, for a figure above the noise.
+            plain = _per_call(command, text, count * 50, "C.UTF-8", call=call)
+            note = "  too slow" if size <= 100 and marked > USABLE_SECONDS else ""
+            print(
+                f"{name:<8} {size:>6} {marked * 1e3:>10.2f} {plain * 1e3:>9.2f}"
+                f" {marked / plain:>6.1f}x{note}",
+                flush=True,
+            )
+
+
 def main(quick: bool) -> None:
     startup(quick)
     hostile(quick)
+    fence(quick)
     count = 100 if quick else 1000
     jq_count = 20 if quick else 200
     text = question()
