@@ -2156,6 +2156,7 @@ _bsig_raw_surrogate() {
   return 1
 }
 
+# -- key:=JSON written in canonical form: numbers, key order ----------------------
 # -- bernstein_emit --------------------------------------------------------------
 
 # _bsig_key_lt A B: is key A before key B in code point order? Keys are

@@ -59,6 +59,7 @@ LIBRARY_PARTS = (
     "line",  # building and writing a line
     "arguments",  # the calling convention's one argument parser, and the value checks
     "json",  # reading JSON: key:=JSON checks and reply decoding
+    "json_write",  # key:=JSON written in canonical form: numbers, key order
     "emit",  # bernstein_emit
     "run",  # bernstein_run
     "ask",  # bernstein_ask

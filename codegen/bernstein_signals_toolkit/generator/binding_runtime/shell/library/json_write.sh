@@ -1,0 +1,1 @@
+# -- key:=JSON written in canonical form: numbers, key order ----------------------
