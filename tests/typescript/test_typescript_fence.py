@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -27,6 +29,7 @@ from bernstein_signals import (
     SignalKind,
     SignalMarker,
     fence_rules,
+    parse_signal,
 )
 from bernstein_signals._canonical_json import dump_canonical
 from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, MAX_SEQUENCE
@@ -35,7 +38,7 @@ from bernstein_signals_toolkit.generator.emitters._templates import python_runti
 from bernstein_signals_toolkit.toolkit_errors import SourceError
 from linear_support import assert_linear
 from node_oracle_support import NodeOracle
-from typescript.node_support import HERE, ROOT, environment, node, tool
+from typescript.node_support import BINDING, HERE, ROOT, environment, node, tool
 from typescript.test_typescript_differential import _payloads, _tagged
 
 _KINDS = [kind.value for kind in SignalKind]
@@ -314,3 +317,63 @@ def test_an_adapter_takes_the_key_and_its_child_inherits_nothing() -> None:
         " ':', 64 hex digits; this adapter writes unmarked signals"
     ]
     assert secret[:-1] not in json.dumps(bad)
+
+
+_HOSTILE = ROOT / "tests" / "data" / "hostile_signals.txt"
+_AGENT = ROOT / "tests" / "adapters" / "fenced_agent.sh"
+_FIXED_KEY = SignalKey.parse("7e57ab1e7e57ab1e:" + "5ec2e7" * 10 + "beef")
+_CONFORM_WITH_KEY = (
+    "import sys\n"
+    "from unittest import mock\n"
+    "from bernstein_signals import SignalKey\n"
+    "from bernstein_signals_toolkit.cli import main\n"
+    "mock.patch.object(SignalKey, 'generate', return_value=SignalKey.parse(sys.argv[1])).start()\n"
+    "sys.exit(main(sys.argv[2:]))\n"
+)
+
+
+@pytest.mark.timeout(180)
+def test_conform_fence_takes_only_the_node_adapters_own_signals(tmp_path: Path) -> None:
+    """The proof of issue 17 for a Node adapter: under ``conform --fence`` its agent prints
+    a hostile file and replays the adapter's own BLOCKED; every forged line is BS601, the
+    replay BS602, and only the adapter's QUESTION, BLOCKED and COMPLETED are signals. The
+    run's key (fixed here, so it can be looked for) is in no output and not in the agent."""
+    adapter = [
+        node(),
+        str(HERE / "fence_node_adapter.mjs"),
+        str(BINDING),
+        str(_AGENT),
+        str(_HOSTILE),
+    ]
+    command = [sys.executable, "-c", _CONFORM_WITH_KEY, _FIXED_KEY.text(), "conform", "--fence"]
+    options = ["--format", "json", "--answer-id", "q-1=yes", "--expect-kind", "COMPLETED"]
+    result = subprocess.run(
+        [*command, *options, "--", *adapter],
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        cwd=tmp_path,
+        check=False,
+        timeout=170,
+    )
+    secret = _FIXED_KEY.text().split(":")[1]
+    assert secret.encode() not in result.stdout + result.stderr
+    report = json.loads(result.stdout)["files"][0]
+    hostile = _HOSTILE.read_text(encoding="utf-8").splitlines()
+    forged = [number for number, line in enumerate(hostile, 1) if parse_signal(line) is not None]
+    replay = 3 + len(hostile)  # QUESTION, BLOCKED, the hostile file, then the replayed BLOCKED
+    refused = [(d["line"], d["code"]) for d in report["diagnostics"] if d["code"] >= "BS6"]
+    assert refused == [(2 + number, "BS601") for number in forged] + [(replay, "BS602")]
+    assert [(s["line"], s["kind"]) for s in report["signals"]] == [
+        (1, "QUESTION"),
+        (2, "BLOCKED"),
+        (replay + 1, "COMPLETED"),
+    ]
+    assert report["adapter"]["answers"] == [{"line": 1, "in_reply_to": "q-1", "answer": "yes"}]
+    assert report["adapter"]["exit_status"] == 0
+    assert report["missing_terminal_signal"] == []
+    assert result.returncode == 1  # the forged lines are errors
+    inherited = (tmp_path / ".sdd" / "agent.txt").read_text(encoding="utf-8")
+    assert "fd 3: closed" in inherited
+    assert KEY_VARIABLE not in inherited
+    assert _FIXED_KEY.run not in inherited
+    assert secret not in inherited
