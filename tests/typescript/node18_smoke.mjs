@@ -42,6 +42,13 @@ const results = { version: process.version, kinds: SIGNAL_KINDS.length, line, re
   assert.equal(good.signal.kind, "COMPLETED");
   assert.equal(verifier.check("BERNSTEIN:COMPLETED").code, "BS601");
   assert.equal(verifier.check(marked).code, "BS602");
+  const stream = Readable.from([`BERNSTEIN:COMPLETED\n${new SignalMarker(key).mark("FAILED", { reason: "r" })}\n`]);
+  const rejected = [];
+  const read = [];
+  for await (const record of readSignals(stream, { key, onRejected: (v) => rejected.push([v.lineNo, v.code]) })) {
+    read.push([record.lineNo, record.signal.kind]);
+  }
+  assert.deepEqual([read, rejected], [[[2, "FAILED"]], [[1, "BS601"]]]);
   results.fence = { seq: good.seq, marked: marked.length, globalCrypto: globalThis.crypto !== undefined };
 }
 process.stdout.write(`${JSON.stringify(results)}\n`);
