@@ -21,6 +21,7 @@ import pytest
 
 from bernstein_signals import SignalKey, parse_signal, read_signals
 from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, UNAUTHENTICATED_PREFIX
+from shell_support import LIBRARY, SHELLS, shell_command
 
 ROOT = Path(__file__).resolve().parents[3]
 HOSTILE = ROOT / "tests" / "data" / "hostile_signals.txt"
@@ -217,3 +218,28 @@ def test_a_child_of_the_fenced_command_gets_the_key_on_fd_3_only(tmp_path: Path)
     result = _run("wrap", "--fence", "--", "sh", "-c", script, cwd=tmp_path)
     lines = result.stdout.decode().splitlines()
     assert lines[:3] == [KEY.text(), "3", "0"]
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("shell", sorted(SHELLS))
+def test_conform_fence_takes_only_the_shell_adapters_own_signals(
+    shell: str, tmp_path: Path
+) -> None:
+    adapter = [
+        *shell_command(shell),
+        str(ADAPTERS / "fenced_shell_adapter.sh"),
+        str(LIBRARY),
+        str(HOSTILE),
+    ]
+    status, report, _ = _conform(
+        tmp_path,
+        adapter,
+        "--answer-id",
+        "q-1=yes",
+        "--expect-kind",
+        "COMPLETED",
+        "--timeout",
+        "120",
+    )
+    _check_conform_report(status, report, first_line=3)
+    _agent_inherited_no_key(tmp_path)
