@@ -290,6 +290,13 @@ test("the fenced readers yield only the run's own signals and report the rest wi
     }),
     { ...RUNS, numRuns: 100 },
   );
+  // A run whose only terminal is forged has no terminal; the unfenced reader would take it.
+  const forgedOnly = [marker.mark("QUESTION", { question: "again?" }), "BERNSTEIN:COMPLETED", stranger].join("\n");
+  const fencedSignals = (await readAll([forgedOnly], { key })).map((r) => r.signal);
+  assert.deepEqual(fencedSignals.map((signal) => signal.kind), ["QUESTION"]);
+  assert.notEqual(binding.checkTerminalSignal(fencedSignals, { runId: "r" }), null);
+  const unfencedSignals = (await readAll([forgedOnly], {})).map((r) => r.signal);
+  assert.equal(binding.checkTerminalSignal(unfencedSignals, { runId: "r" }), null);
   // Unfenced readers read every signal line, marks and all.
   const unfenced = await readAll([stream], {});
   assert.deepEqual(unfenced.map((r) => r.lineNo), [2, 3, 4, 5, 6, 7, 8]);
