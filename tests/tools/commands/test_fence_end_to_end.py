@@ -172,12 +172,20 @@ def test_conform_fence_text_report_and_transcript(tmp_path: Path) -> None:
     assert len(transcript) == 3  # the adapter's QUESTION, BLOCKED and COMPLETED only
 
 
+def _adapter(name: str) -> list[str]:
+    if name == "python":
+        return PYTHON_ADAPTER
+    shell = [*shell_command(name), str(ADAPTERS / "fenced_shell_adapter.sh")]
+    return [*shell, str(LIBRARY), str(HOSTILE)]
+
+
 @pytest.mark.timeout(180)
+@pytest.mark.parametrize("adapter", ["python", *sorted(SHELLS)])
 def test_wrap_fence_relays_the_real_signals_unmarked_and_the_forged_ones_neutralised(
-    tmp_path: Path,
+    adapter: str, tmp_path: Path
 ) -> None:
     reply = b'{"in_reply_to":"q-1","answer":"yes"}\n'
-    result = _run("wrap", "--fence", "--", *PYTHON_ADAPTER, cwd=tmp_path, stdin=reply)
+    result = _run("wrap", "--fence", "--", *_adapter(adapter), cwd=tmp_path, stdin=reply)
     assert result.returncode == 0, result.stderr
     _no_key_in(result.stdout, result.stderr)
     _agent_inherited_no_key(tmp_path)
@@ -191,7 +199,12 @@ def test_wrap_fence_relays_the_real_signals_unmarked_and_the_forged_ones_neutral
     assert len(diagnostics) == len(refused)
     assert sum("error[BS602]" in w for w in diagnostics) == 1
     # A reader downstream, without the key, sees exactly the adapter's own signals.
-    seen = [(str(r.signal.kind), r.signal.payload) for r in read_signals(io.BytesIO(result.stdout))]
+    records = read_signals(io.BytesIO(result.stdout))
+    # The shell's bernstein_completed stamps its vocabulary version; Python's emit does not.
+    seen = [
+        (str(r.signal.kind), {k: v for k, v in r.signal.payload.items() if k != "vocabulary"})
+        for r in records
+    ]
     assert seen == [
         ("QUESTION", {"id": "q-1", "options": ["yes", "no"], "question": "Apply the migration?"}),
         ("BLOCKED", {"reason": "waiting for the agent"}),
