@@ -378,3 +378,13 @@ def test_fenced_validation_time_is_linear_in_the_stream() -> None:
         return lambda: conformance_report(lines, key=KEY, allow_kinds=frozenset({"BLOCKED"}))
 
     assert_linear(make, 100, what="validate --key-file over many lines")
+
+
+def test_relay_with_an_allow_list_and_no_key_refuses_only_other_kinds() -> None:
+    relay, warnings = _relay(key=None, allow=frozenset({"COMPLETED"}))
+    out = relay.feed(b'BERNSTEIN:BLOCKED {"reason":"x"}\nBERNSTEIN:COMPLETED\n') + relay.close()
+    prefix = UNAUTHENTICATED_PREFIX.encode()
+    assert out == prefix + b'BERNSTEIN:BLOCKED {"reason":"x"}\nBERNSTEIN:COMPLETED\n'
+    assert relay.terminal
+    assert len(warnings) == 1
+    assert "error[BS603]" in warnings[0]
