@@ -388,3 +388,13 @@ def test_relay_with_an_allow_list_and_no_key_refuses_only_other_kinds() -> None:
     assert relay.terminal
     assert len(warnings) == 1
     assert "error[BS603]" in warnings[0]
+
+
+def test_relay_refuses_an_overlong_line_that_may_still_become_a_signal() -> None:
+    """Blanks past the bound then the prefix: a lenient reader with a larger bound could
+    take it, so it is refused too (the safe side for a line no one writes on purpose)."""
+    relay, warnings = _relay(bound=10)
+    prefix = UNAUTHENTICATED_PREFIX.encode()
+    assert relay.feed(b" " * 30) == prefix + b" " * 30
+    assert relay.feed(b"BERNSTEIN:COMPLETED\n") == b"BERNSTEIN:COMPLETED\n"  # the same line
+    assert len(warnings) == 1
