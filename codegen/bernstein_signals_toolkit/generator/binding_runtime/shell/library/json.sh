@@ -750,7 +750,7 @@ _bsig_jcp() {
       0) return 1 ;;
       34) _bsig_acc '"' ;;
       47) _bsig_acc / ;;
-      92) _bsig_acc '\\' ;;
+      92) _bsig_acc "\\\\" ;;
       8) _bsig_acc '\b' ;;
       9) _bsig_acc '\t' ;;
       10) _bsig_acc '\n' ;;
