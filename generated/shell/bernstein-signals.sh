@@ -1535,137 +1535,7 @@ _bsig_render() {
   _bsig_dec=${_bsig_dec%x}
 }
 
-# -- key:=JSON: checked and written in canonical form (spec/canonical-form.md) -----
-
-# _bsig_jnum: consume the JSON number at the start of _bsig_s, within the
-# binding's limits, and write it canonically into _bsig_jno. An integer (no
-# fraction, no exponent) keeps its digits (at most 4300; -0 is
-# 0). A number with a fraction or an exponent is a double, written as
-# ECMAScript's Number::toString: exact here for at most 15 significant
-# digits and a decimal exponent from -307 (a decimal of that many
-# digits reads back from its double unchanged, so its own digits are the
-# shortest); past that _bsig_jerr says why. A double must not round to infinity.
-_bsig_jnum() {
-  _bsig_q=${_bsig_s%%[!0123456789eE.+-]*}
-  _bsig_s=${_bsig_s#"$_bsig_q"}
-  _bsig_jtok=$_bsig_q _bsig_sg=''
-  case $_bsig_q in -*) _bsig_sg=- ;; esac
-  _bsig_q=${_bsig_q#-}
-  _bsig_ni=${_bsig_q%%[!0123456789]*} _bsig_nf='' _bsig_ne='' _bsig_es='' _bsig_nx=''
-  case $_bsig_ni in 0 | [123456789]*) ;; *) return 1 ;; esac
-  case $_bsig_ni in 0?*) return 1 ;; esac
-  _bsig_q=${_bsig_q#"$_bsig_ni"}
-  case $_bsig_q in
-    .[0123456789]*)
-      _bsig_q=${_bsig_q#.}
-      _bsig_nf=${_bsig_q%%[!0123456789]*}
-      _bsig_q=${_bsig_q#"$_bsig_nf"}
-      _bsig_nx=1
-      ;;
-  esac
-  case $_bsig_q in
-    [eE]*)
-      _bsig_q=${_bsig_q#?}
-      case $_bsig_q in -*) _bsig_es=- ;; esac
-      _bsig_q=${_bsig_q#[+-]}
-      _bsig_ne=${_bsig_q%%[!0123456789]*}
-      [ -n "$_bsig_ne" ] || return 1
-      _bsig_q=${_bsig_q#"$_bsig_ne"}
-      _bsig_nx=1
-      ;;
-  esac
-  [ -z "$_bsig_q" ] || return 1
-  if [ -z "$_bsig_nx" ]; then
-    if [ "${#_bsig_ni}" -gt 4300 ]; then
-      _bsig_jcut
-      _bsig_jerr="integer $_bsig_x has more than 4300 digits, more than readers accept"
-      return 1
-    fi
-    _bsig_jno=$_bsig_sg$_bsig_ni
-    [ "$_bsig_ni" != 0 ] || _bsig_jno=0
-    return 0
-  fi
-  if ! _bsig_finite; then
-    _bsig_jcut
-    _bsig_jerr="number $_bsig_x is past the double range (it reads as infinity, which JSON cannot carry)"
-    return 1
-  fi
-  _bsig_double
-}
-
-# _bsig_finite: is the number in _bsig_ni._bsig_nf e _bsig_es _bsig_ne below
-# the least value a double rounds to infinity (as Python's float() decides)?
-# That value is 0.D x 10^E with D and E from the emitter; the number is
-# 0.d x 10^e with d its digits without leading zeros (_bsig_d, exponent
-# _bsig_e; _bsig_d empty for zero).
-_bsig_finite() {
-  _bsig_d=$_bsig_ni$_bsig_nf
-  _bsig_z=${_bsig_d%%[!0]*}
-  _bsig_e=0
-  if [ "$_bsig_z" = "$_bsig_d" ]; then
-    _bsig_d=''
-    return 0
-  fi
-  _bsig_d=${_bsig_d#"$_bsig_z"}
-  _bsig_ne=${_bsig_ne#"${_bsig_ne%%[!0]*}"}
-  if [ "${#_bsig_ne}" -gt 8 ]; then
-    # Far below the double range: a refusal for _bsig_double to explain.
-    [ "$_bsig_es" = - ] || return 1
-    _bsig_e=-999999999
-    return 0
-  fi
-  _bsig_e=$((${#_bsig_ni} - ${#_bsig_z} + $_bsig_es${_bsig_ne:-0}))
-  [ "$_bsig_e" -le 309 ] || return 1
-  [ "$_bsig_e" -eq 309 ] || return 0
-  _bsig_lt "$_bsig_d" 179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792
-}
-
-# _bsig_jcut: _bsig_x becomes the number as given, cut for a message.
-_bsig_jcut() {
-  _bsig_x=$_bsig_jtok
-  [ "${#_bsig_x}" -le 40 ] || _bsig_x="${_bsig_x%"${_bsig_x#????????????????????????????????????????}"}..."
-}
-
-# _bsig_double: _bsig_jno becomes the double 0._bsig_d x 10^_bsig_e (sign
-# _bsig_sg) as Number::toString writes it, or _bsig_jerr says why it cannot be.
-_bsig_double() {
-  if [ -z "$_bsig_d" ]; then
-    _bsig_jno=0
-    return 0
-  fi
-  _bsig_d=${_bsig_d%"${_bsig_d##*[!0]}"}
-  if [ "${#_bsig_d}" -gt 15 ]; then
-    _bsig_jcut
-    _bsig_jerr="number $_bsig_x has more than 15 significant digits: the shell helpers cannot round it as a double; write at most 15, or an integer"
-    return 1
-  fi
-  if [ "$_bsig_e" -le -307 ]; then
-    _bsig_jcut
-    _bsig_jerr="number $_bsig_x is below 1e-307, where doubles lose digits: the shell helpers cannot round it; write 0 or a larger number"
-    return 1
-  fi
-  # Number::toString with k digits and the point after digit n (= _bsig_e).
-  if [ "$_bsig_e" -ge "${#_bsig_d}" ] && [ "$_bsig_e" -le 21 ]; then
-    _bsig_times $((_bsig_e - ${#_bsig_d})) 0
-    _bsig_jno=$_bsig_d$_bsig_r
-  elif [ "$_bsig_e" -gt 0 ] && [ "$_bsig_e" -le 21 ]; then
-    # The first _bsig_e digits, one at a time (at most 15).
-    _bsig_x=$_bsig_d _bsig_y='' _bsig_dk=0
-    while [ "$_bsig_dk" -lt "$_bsig_e" ]; do
-      _bsig_y=$_bsig_y${_bsig_x%"${_bsig_x#?}"} _bsig_x=${_bsig_x#?} _bsig_dk=$((_bsig_dk + 1))
-    done
-    _bsig_jno=$_bsig_y.$_bsig_x
-  elif [ "$_bsig_e" -gt -6 ] && [ "$_bsig_e" -le 0 ]; then
-    _bsig_times $((-_bsig_e)) 0
-    _bsig_jno=0.$_bsig_r$_bsig_d
-  else
-    _bsig_x=${_bsig_d#?}
-    [ -z "$_bsig_x" ] || _bsig_x=.$_bsig_x
-    if [ "$_bsig_e" -gt 0 ]; then _bsig_y=+$((_bsig_e - 1)); else _bsig_y=$((_bsig_e - 1)); fi
-    _bsig_jno=${_bsig_d%"${_bsig_d#?}"}${_bsig_x}e$_bsig_y
-  fi
-  _bsig_jno=$_bsig_sg$_bsig_jno
-}
+# -- key:=JSON: read here, written by json_write.sh (spec/canonical-form.md) ---------
 
 # _bsig_lt A B: is A before B in byte order?
 case $_bsig_sh in
@@ -1869,6 +1739,154 @@ _bsig_jtokens() {
       *) return 1 ;;
     esac
   done
+}
+
+# _bsig_raw_surrogate TEXT: does TEXT hold a surrogate as UTF-8 bytes (ED
+# then A0..BF)? One scan per second byte: a bracket of raw high bytes is not
+# matched alike in every shell.
+_bsig_raw_surrogate() {
+  _bsig_c0=$_bsig_a0bf
+  while [ -n "$_bsig_c0" ]; do
+    _bsig_c=${_bsig_c0%"${_bsig_c0#?}"}
+    _bsig_c0=${_bsig_c0#?}
+    case $1 in *"$_bsig_ed$_bsig_c"*) return 0 ;; esac
+  done
+  return 1
+}
+
+# -- key:=JSON written in canonical form: numbers, levels, key order, characters ----
+# (Read by _bsig_jvalue in json.sh: it calls these as it reads the text.)
+
+# -- numbers ------------------------------------------------------------------------
+
+# _bsig_jnum: consume the JSON number at the start of _bsig_s, within the
+# binding's limits, and write it canonically into _bsig_jno. An integer (no
+# fraction, no exponent) keeps its digits (at most 4300; -0 is
+# 0). A number with a fraction or an exponent is a double, written as
+# ECMAScript's Number::toString: exact here for at most 15 significant
+# digits and a decimal exponent from -307 (a decimal of that many
+# digits reads back from its double unchanged, so its own digits are the
+# shortest); past that _bsig_jerr says why. A double must not round to infinity.
+_bsig_jnum() {
+  _bsig_q=${_bsig_s%%[!0123456789eE.+-]*}
+  _bsig_s=${_bsig_s#"$_bsig_q"}
+  _bsig_jtok=$_bsig_q _bsig_sg=''
+  case $_bsig_q in -*) _bsig_sg=- ;; esac
+  _bsig_q=${_bsig_q#-}
+  _bsig_ni=${_bsig_q%%[!0123456789]*} _bsig_nf='' _bsig_ne='' _bsig_es='' _bsig_nx=''
+  case $_bsig_ni in 0 | [123456789]*) ;; *) return 1 ;; esac
+  case $_bsig_ni in 0?*) return 1 ;; esac
+  _bsig_q=${_bsig_q#"$_bsig_ni"}
+  case $_bsig_q in
+    .[0123456789]*)
+      _bsig_q=${_bsig_q#.}
+      _bsig_nf=${_bsig_q%%[!0123456789]*}
+      _bsig_q=${_bsig_q#"$_bsig_nf"}
+      _bsig_nx=1
+      ;;
+  esac
+  case $_bsig_q in
+    [eE]*)
+      _bsig_q=${_bsig_q#?}
+      case $_bsig_q in -*) _bsig_es=- ;; esac
+      _bsig_q=${_bsig_q#[+-]}
+      _bsig_ne=${_bsig_q%%[!0123456789]*}
+      [ -n "$_bsig_ne" ] || return 1
+      _bsig_q=${_bsig_q#"$_bsig_ne"}
+      _bsig_nx=1
+      ;;
+  esac
+  [ -z "$_bsig_q" ] || return 1
+  if [ -z "$_bsig_nx" ]; then
+    if [ "${#_bsig_ni}" -gt 4300 ]; then
+      _bsig_jcut
+      _bsig_jerr="integer $_bsig_x has more than 4300 digits, more than readers accept"
+      return 1
+    fi
+    _bsig_jno=$_bsig_sg$_bsig_ni
+    [ "$_bsig_ni" != 0 ] || _bsig_jno=0
+    return 0
+  fi
+  if ! _bsig_finite; then
+    _bsig_jcut
+    _bsig_jerr="number $_bsig_x is past the double range (it reads as infinity, which JSON cannot carry)"
+    return 1
+  fi
+  _bsig_double
+}
+
+# _bsig_finite: is the number in _bsig_ni._bsig_nf e _bsig_es _bsig_ne below
+# the least value a double rounds to infinity (as Python's float() decides)?
+# That value is 0.D x 10^E with D and E from the emitter; the number is
+# 0.d x 10^e with d its digits without leading zeros (_bsig_d, exponent
+# _bsig_e; _bsig_d empty for zero).
+_bsig_finite() {
+  _bsig_d=$_bsig_ni$_bsig_nf
+  _bsig_z=${_bsig_d%%[!0]*}
+  _bsig_e=0
+  if [ "$_bsig_z" = "$_bsig_d" ]; then
+    _bsig_d=''
+    return 0
+  fi
+  _bsig_d=${_bsig_d#"$_bsig_z"}
+  _bsig_ne=${_bsig_ne#"${_bsig_ne%%[!0]*}"}
+  if [ "${#_bsig_ne}" -gt 8 ]; then
+    # Far below the double range: a refusal for _bsig_double to explain.
+    [ "$_bsig_es" = - ] || return 1
+    _bsig_e=-999999999
+    return 0
+  fi
+  _bsig_e=$((${#_bsig_ni} - ${#_bsig_z} + $_bsig_es${_bsig_ne:-0}))
+  [ "$_bsig_e" -le 309 ] || return 1
+  [ "$_bsig_e" -eq 309 ] || return 0
+  _bsig_lt "$_bsig_d" 179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792
+}
+
+# _bsig_jcut: _bsig_x becomes the number as given, cut for a message.
+_bsig_jcut() {
+  _bsig_x=$_bsig_jtok
+  [ "${#_bsig_x}" -le 40 ] || _bsig_x="${_bsig_x%"${_bsig_x#????????????????????????????????????????}"}..."
+}
+
+# _bsig_double: _bsig_jno becomes the double 0._bsig_d x 10^_bsig_e (sign
+# _bsig_sg) as Number::toString writes it, or _bsig_jerr says why it cannot be.
+_bsig_double() {
+  if [ -z "$_bsig_d" ]; then
+    _bsig_jno=0
+    return 0
+  fi
+  _bsig_d=${_bsig_d%"${_bsig_d##*[!0]}"}
+  if [ "${#_bsig_d}" -gt 15 ]; then
+    _bsig_jcut
+    _bsig_jerr="number $_bsig_x has more than 15 significant digits: the shell helpers cannot round it as a double; write at most 15, or an integer"
+    return 1
+  fi
+  if [ "$_bsig_e" -le -307 ]; then
+    _bsig_jcut
+    _bsig_jerr="number $_bsig_x is below 1e-307, where doubles lose digits: the shell helpers cannot round it; write 0 or a larger number"
+    return 1
+  fi
+  # Number::toString with k digits and the point after digit n (= _bsig_e).
+  if [ "$_bsig_e" -ge "${#_bsig_d}" ] && [ "$_bsig_e" -le 21 ]; then
+    _bsig_times $((_bsig_e - ${#_bsig_d})) 0
+    _bsig_jno=$_bsig_d$_bsig_r
+  elif [ "$_bsig_e" -gt 0 ] && [ "$_bsig_e" -le 21 ]; then
+    # The first _bsig_e digits, one at a time (at most 15).
+    _bsig_x=$_bsig_d _bsig_y='' _bsig_dk=0
+    while [ "$_bsig_dk" -lt "$_bsig_e" ]; do
+      _bsig_y=$_bsig_y${_bsig_x%"${_bsig_x#?}"} _bsig_x=${_bsig_x#?} _bsig_dk=$((_bsig_dk + 1))
+    done
+    _bsig_jno=$_bsig_y.$_bsig_x
+  elif [ "$_bsig_e" -gt -6 ] && [ "$_bsig_e" -le 0 ]; then
+    _bsig_times $((-_bsig_e)) 0
+    _bsig_jno=0.$_bsig_r$_bsig_d
+  else
+    _bsig_x=${_bsig_d#?}
+    [ -z "$_bsig_x" ] || _bsig_x=.$_bsig_x
+    if [ "$_bsig_e" -gt 0 ]; then _bsig_y=+$((_bsig_e - 1)); else _bsig_y=$((_bsig_e - 1)); fi
+    _bsig_jno=${_bsig_d%"${_bsig_d#?}"}${_bsig_x}e$_bsig_y
+  fi
+  _bsig_jno=$_bsig_sg$_bsig_jno
 }
 
 # -- the text being built: one level per open object ---------------------------------
@@ -2142,21 +2160,6 @@ _bsig_jbytes_init() {
 }
 _bsig_jB32=''
 _bsig_c1=${_bsig_ctl%"${_bsig_ctl#?}"}
-
-# _bsig_raw_surrogate TEXT: does TEXT hold a surrogate as UTF-8 bytes (ED
-# then A0..BF)? One scan per second byte: a bracket of raw high bytes is not
-# matched alike in every shell.
-_bsig_raw_surrogate() {
-  _bsig_c0=$_bsig_a0bf
-  while [ -n "$_bsig_c0" ]; do
-    _bsig_c=${_bsig_c0%"${_bsig_c0#?}"}
-    _bsig_c0=${_bsig_c0#?}
-    case $1 in *"$_bsig_ed$_bsig_c"*) return 0 ;; esac
-  done
-  return 1
-}
-
-# -- key:=JSON written in canonical form: numbers, key order ----------------------
 # -- bernstein_emit --------------------------------------------------------------
 
 # _bsig_key_lt A B: is key A before key B in code point order? Keys are
