@@ -416,3 +416,20 @@ def test_the_plan_folder_is_the_schemas() -> None:
                 patterns.add(pattern)
     assert patterns == {SDD_PATH_PATTERN}
     assert SDD_PATH_PATTERN.startswith("^" + re.escape(PLAN_DIR) + "(?:/")
+
+
+def test_the_fence_codes_have_one_home() -> None:
+    """BS601-BS603 are the binding's verdict codes (``fence_rules``); the tools read them there."""
+    spelled: list[str] = []
+    for path in _toolkit_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        prose = _docstrings(tree)
+        spelled += [
+            f"{path.relative_to(TOOLKIT).as_posix()}:{node.lineno}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in prose
+            and re.fullmatch(r"BS60\d", node.value)
+        ]
+    assert spelled == []

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import cast
 
 from bernstein_signals import FenceVerifier, StreamSignal
-from bernstein_signals.fence_rules import UNAUTHENTICATED_PREFIX
+from bernstein_signals.fence_rules import UNAUTHENTICATED_PREFIX, UNAUTHENTICATED_SIGNAL
 from bernstein_signals.scanning import strip_terminator
 
 from ..runtime_vocabulary import RuntimeVocabulary
@@ -120,7 +120,9 @@ class FencedRelay:
             self._holding = False
             return
         if len(strip_terminator(bytes(held)) if ended else held) > self._max:
-            self._refuse(out, "BS601", f"a signal line over the {self._max}-byte bound")
+            self._refuse(
+                out, UNAUTHENTICATED_SIGNAL, f"a signal line over the {self._max}-byte bound"
+            )
             self._holding = False
             return
         if ended:
@@ -144,12 +146,16 @@ class FencedRelay:
                 held.clear()
                 return
             self._refuse(
-                out, "BS601", "a signal line not in canonical form (lenient readers take it)"
+                out,
+                UNAUTHENTICATED_SIGNAL,
+                "a signal line not in canonical form (lenient readers take it)",
             )
             return
         verdict = self._verifier.verify(cast(StreamSignal, signal))  # strict: a known kind
         if verdict.signal is None:
-            self._refuse(out, verdict.code or "BS601", verdict.problem or "unauthenticated")
+            self._refuse(
+                out, verdict.code or UNAUTHENTICATED_SIGNAL, verdict.problem or "unauthenticated"
+            )
             return
         if verdict.signal.is_terminal:
             self.terminal = True

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bernstein_signals.fence_rules import KIND_NOT_ALLOWED, REPLAYED_SIGNAL, UNAUTHENTICATED_SIGNAL
+
 __all__ = ["CODES", "UNKNOWN_KINDS", "Code", "Severity", "lookup", "select_codes"]
 
 
@@ -435,7 +437,7 @@ _CODES += (
 
 _CODES += (
     Code(
-        "BS601",
+        UNAUTHENTICATED_SIGNAL,  # the binding's FenceVerdict.code: its one home
         "unauthenticated-signal",
         Severity.ERROR,
         "Under the fence, a signal line without a valid mark of this run's key.",
@@ -451,7 +453,7 @@ _CODES += (
         'BERNSTEIN:COMPLETED {"_sig":"<run>.<seq>.<mac>"}   (emit() with the key)',
     ),
     Code(
-        "BS602",
+        REPLAYED_SIGNAL,
         "replayed-signal",
         Severity.ERROR,
         "Under the fence, a marked line whose sequence number is not above the last accepted one.",
@@ -461,7 +463,7 @@ _CODES += (
         " signal in the adapter's main process: a subshell's count does not reach its parent.",
     ),
     Code(
-        "BS603",
+        KIND_NOT_ALLOWED,
         "kind-not-allowed",
         Severity.ERROR,
         "A signal of a kind the run's allow-list (`--allow-kinds`) does not include.",

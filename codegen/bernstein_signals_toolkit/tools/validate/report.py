@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from bernstein_signals import FenceVerifier, SignalKind, StreamSignal
+from bernstein_signals.fence_rules import UNAUTHENTICATED_SIGNAL
 from bernstein_signals.scanning import (
     LineScanner,
     Readable,
@@ -153,7 +154,7 @@ class StreamChecker:
         verdict = self._fence.verify(signal)
         if verdict.signal is not None:
             return verdict.signal
-        code = verdict.code or "BS601"
+        code = verdict.code or UNAUTHENTICATED_SIGNAL
         problem = verdict.problem or f"unauthenticated {signal.kind} signal"
         answered = "; not answered" if self.live and signal.kind == SignalKind.QUESTION else ""
         self._simple(code, line_no, width, f"{problem} (plain output under the fence{answered})")
