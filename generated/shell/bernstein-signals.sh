@@ -779,10 +779,10 @@ _bsig_sha_words() {
 _bsig_Fkey=${_bsig_Fkey-}
 _bsig_Fseq=${_bsig_Fseq:-0}
 
-# _bsig_Fbytes TEXT: _bsig_Fl becomes the byte values of TEXT (at most 64
+# _bsig_Floop TEXT: _bsig_Fl becomes the byte values of TEXT (at most 64
 # bytes, in the C locale), each after a space: a byte's value is its place in
 # _bsig_Fbt, the 255 bytes other than NUL.
-_bsig_Fbytes() {
+_bsig_Floop() {
   _bsig_Fc=$1 _bsig_Fl=''
   while [ -n "$_bsig_Fc" ]; do
     _bsig_Fr=${_bsig_Fc#?}
@@ -792,6 +792,48 @@ _bsig_Fbytes() {
     _bsig_Fl="$_bsig_Fl $((${#_bsig_Fx} + 1))"
   done
 }
+
+# _bsig_Fpadded COUNT: _bsig_Fl, the values of the last COUNT (< 64) bytes,
+# becomes the last block: those, 128 (the bit after the message), zeros.
+_bsig_Fpadded() {
+  _bsig_Fl="$_bsig_Fl 128" _bsig_Fx=$(($1 + 1))
+  while [ "$_bsig_Fx" -lt 64 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
+}
+
+# _bsig_Fbytes TEXT (64 bytes): _bsig_Fl becomes their 64 values.
+# _bsig_Ftail TEXT (under 64 bytes): _bsig_Fl becomes the last block's values.
+# bash, zsh and ksh93 convert a block in one printf -v (a character past the
+# end is 0, which no byte of a shell string is); mksh in one arithmetic
+# expansion (1#C is the byte C); dash and busybox one byte at a time.
+case $_bsig_sh in
+  bash | zsh | ksh)
+    _bsig_Fbytes() {
+      _bsig_Fc=$1
+      # shellcheck disable=SC3045,SC3057 # printf -v and substrings: these shells
+      $_bsig_bi printf -v _bsig_Fl ' %d' "'${_bsig_Fc:0:1}" "'${_bsig_Fc:1:1}" "'${_bsig_Fc:2:1}" "'${_bsig_Fc:3:1}" "'${_bsig_Fc:4:1}" "'${_bsig_Fc:5:1}" "'${_bsig_Fc:6:1}" "'${_bsig_Fc:7:1}" "'${_bsig_Fc:8:1}" "'${_bsig_Fc:9:1}" "'${_bsig_Fc:10:1}" "'${_bsig_Fc:11:1}" "'${_bsig_Fc:12:1}" "'${_bsig_Fc:13:1}" "'${_bsig_Fc:14:1}" "'${_bsig_Fc:15:1}" "'${_bsig_Fc:16:1}" "'${_bsig_Fc:17:1}" "'${_bsig_Fc:18:1}" "'${_bsig_Fc:19:1}" "'${_bsig_Fc:20:1}" "'${_bsig_Fc:21:1}" "'${_bsig_Fc:22:1}" "'${_bsig_Fc:23:1}" "'${_bsig_Fc:24:1}" "'${_bsig_Fc:25:1}" "'${_bsig_Fc:26:1}" "'${_bsig_Fc:27:1}" "'${_bsig_Fc:28:1}" "'${_bsig_Fc:29:1}" "'${_bsig_Fc:30:1}" "'${_bsig_Fc:31:1}" "'${_bsig_Fc:32:1}" "'${_bsig_Fc:33:1}" "'${_bsig_Fc:34:1}" "'${_bsig_Fc:35:1}" "'${_bsig_Fc:36:1}" "'${_bsig_Fc:37:1}" "'${_bsig_Fc:38:1}" "'${_bsig_Fc:39:1}" "'${_bsig_Fc:40:1}" "'${_bsig_Fc:41:1}" "'${_bsig_Fc:42:1}" "'${_bsig_Fc:43:1}" "'${_bsig_Fc:44:1}" "'${_bsig_Fc:45:1}" "'${_bsig_Fc:46:1}" "'${_bsig_Fc:47:1}" "'${_bsig_Fc:48:1}" "'${_bsig_Fc:49:1}" "'${_bsig_Fc:50:1}" "'${_bsig_Fc:51:1}" "'${_bsig_Fc:52:1}" "'${_bsig_Fc:53:1}" "'${_bsig_Fc:54:1}" "'${_bsig_Fc:55:1}" "'${_bsig_Fc:56:1}" "'${_bsig_Fc:57:1}" "'${_bsig_Fc:58:1}" "'${_bsig_Fc:59:1}" "'${_bsig_Fc:60:1}" "'${_bsig_Fc:61:1}" "'${_bsig_Fc:62:1}" "'${_bsig_Fc:63:1}" 2>/dev/null
+    }
+    _bsig_Ftail() {
+      _bsig_Fbytes "$1$_bsig_F80"
+    }
+    ;;
+  mksh)
+    # A string for eval: other shells' parsers (and shellcheck) lack 1#C.
+    eval '_bsig_Fbytes() { _bsig_Fc=$1 _bsig_Fl=" $((1#${_bsig_Fc:0:1})) $((1#${_bsig_Fc:1:1})) $((1#${_bsig_Fc:2:1})) $((1#${_bsig_Fc:3:1})) $((1#${_bsig_Fc:4:1})) $((1#${_bsig_Fc:5:1})) $((1#${_bsig_Fc:6:1})) $((1#${_bsig_Fc:7:1})) $((1#${_bsig_Fc:8:1})) $((1#${_bsig_Fc:9:1})) $((1#${_bsig_Fc:10:1})) $((1#${_bsig_Fc:11:1})) $((1#${_bsig_Fc:12:1})) $((1#${_bsig_Fc:13:1})) $((1#${_bsig_Fc:14:1})) $((1#${_bsig_Fc:15:1})) $((1#${_bsig_Fc:16:1})) $((1#${_bsig_Fc:17:1})) $((1#${_bsig_Fc:18:1})) $((1#${_bsig_Fc:19:1})) $((1#${_bsig_Fc:20:1})) $((1#${_bsig_Fc:21:1})) $((1#${_bsig_Fc:22:1})) $((1#${_bsig_Fc:23:1})) $((1#${_bsig_Fc:24:1})) $((1#${_bsig_Fc:25:1})) $((1#${_bsig_Fc:26:1})) $((1#${_bsig_Fc:27:1})) $((1#${_bsig_Fc:28:1})) $((1#${_bsig_Fc:29:1})) $((1#${_bsig_Fc:30:1})) $((1#${_bsig_Fc:31:1})) $((1#${_bsig_Fc:32:1})) $((1#${_bsig_Fc:33:1})) $((1#${_bsig_Fc:34:1})) $((1#${_bsig_Fc:35:1})) $((1#${_bsig_Fc:36:1})) $((1#${_bsig_Fc:37:1})) $((1#${_bsig_Fc:38:1})) $((1#${_bsig_Fc:39:1})) $((1#${_bsig_Fc:40:1})) $((1#${_bsig_Fc:41:1})) $((1#${_bsig_Fc:42:1})) $((1#${_bsig_Fc:43:1})) $((1#${_bsig_Fc:44:1})) $((1#${_bsig_Fc:45:1})) $((1#${_bsig_Fc:46:1})) $((1#${_bsig_Fc:47:1})) $((1#${_bsig_Fc:48:1})) $((1#${_bsig_Fc:49:1})) $((1#${_bsig_Fc:50:1})) $((1#${_bsig_Fc:51:1})) $((1#${_bsig_Fc:52:1})) $((1#${_bsig_Fc:53:1})) $((1#${_bsig_Fc:54:1})) $((1#${_bsig_Fc:55:1})) $((1#${_bsig_Fc:56:1})) $((1#${_bsig_Fc:57:1})) $((1#${_bsig_Fc:58:1})) $((1#${_bsig_Fc:59:1})) $((1#${_bsig_Fc:60:1})) $((1#${_bsig_Fc:61:1})) $((1#${_bsig_Fc:62:1})) $((1#${_bsig_Fc:63:1}))"; }'
+    _bsig_Ftail() {
+      _bsig_Floop "$1"
+      _bsig_Fpadded "${#1}"
+    }
+    ;;
+  *)
+    _bsig_Fbytes() {
+      _bsig_Floop "$1"
+    }
+    _bsig_Ftail() {
+      _bsig_Floop "$1"
+      _bsig_Fpadded "${#1}"
+    }
+    ;;
+esac
 
 # _bsig_Fblock BYTES: compress one block given as 64 byte values.
 _bsig_Fblock() {
@@ -827,7 +869,7 @@ _bsig_Fod() {
 _bsig_Fhash() {
   _bsig_Fm=$1 _bsig_Fn=$((${#1} + $2)) _bsig_Fo=0
   if [ -z "$_bsig_Fsub" ] && [ "${#1}" -gt 256 ] && _bsig_Fod "$1"; then
-    :
+    _bsig_Fpadded "$((${#1} % 64))"
   else
     while [ "$((${#_bsig_Fm} - _bsig_Fo))" -ge 64 ]; do
       if [ -n "$_bsig_Fsub" ]; then
@@ -844,22 +886,23 @@ _bsig_Fhash() {
     done
     if [ -n "$_bsig_Fsub" ]; then
       # shellcheck disable=SC3057 # substrings: every shell but dash
-      _bsig_Fbytes "${_bsig_Fm:$_bsig_Fo}"
+      _bsig_Ftail "${_bsig_Fm:$_bsig_Fo}"
     else
-      _bsig_Fbytes "$_bsig_Fm"
+      _bsig_Ftail "$_bsig_Fm"
     fi
   fi
   _bsig_Fm='' _bsig_Fc='' _bsig_Fr=''
-  # Padding: 0x80, zeros up to 56 bytes mod 64, the length in bits (64 bits).
-  _bsig_Fl="$_bsig_Fl 128" _bsig_Fx=$((_bsig_Fn % 64 + 1))
-  if [ "$_bsig_Fx" -gt 56 ]; then
-    while [ "$_bsig_Fx" -lt 64 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
-    _bsig_Fblock "$_bsig_Fl"
-    _bsig_Fl='' _bsig_Fx=0
+  # The last block: the rest, 128, zeros, and the length in bits in its last
+  # 8 bytes (words 14 and 15), or in a block of its own when they are taken.
+  # shellcheck disable=SC2086 # byte values: split on purpose
+  eval "_bsig_sha_words $_bsig_Fl"
+  if [ "$((_bsig_Fn % 64))" -ge 56 ]; then
+    _bsig_sha_block
+    _bsig_W0=0 _bsig_W1=0 _bsig_W2=0 _bsig_W3=0 _bsig_W4=0 _bsig_W5=0 _bsig_W6=0 _bsig_W7=0
+    _bsig_W8=0 _bsig_W9=0 _bsig_W10=0 _bsig_W11=0 _bsig_W12=0 _bsig_W13=0
   fi
-  while [ "$_bsig_Fx" -lt 56 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
-  _bsig_Fn=$((_bsig_Fn * 8))
-  _bsig_Fblock "$_bsig_Fl 0 0 0 $((_bsig_Fn >> 29 & 7)) $((_bsig_Fn >> 24 & 255)) $((_bsig_Fn >> 16 & 255)) $((_bsig_Fn >> 8 & 255)) $((_bsig_Fn & 255))"
+  _bsig_W14=$((_bsig_Fn >> 29)) _bsig_W15=$((_bsig_Fn << 3 & 0xffffffff))
+  _bsig_sha_block
 }
 
 # _bsig_Fhex: _bsig_Fhx becomes _bsig_H0..7 as 64 lowercase hex digits.
@@ -1030,6 +1073,10 @@ _bsig_Ftake() {
   case $_bsig_sh in
     mksh) _bsig_Fbt=$(command print -n '\0001\0002\0003\0004\0005\0006\0007\0010\0011\0012\0013\0014\0015\0016\0017\0020\0021\0022\0023\0024\0025\0026\0027\0030\0031\0032\0033\0034\0035\0036\0037\0040\0041\0042\0043\0044\0045\0046\0047\0050\0051\0052\0053\0054\0055\0056\0057\0060\0061\0062\0063\0064\0065\0066\0067\0070\0071\0072\0073\0074\0075\0076\0077\0100\0101\0102\0103\0104\0105\0106\0107\0110\0111\0112\0113\0114\0115\0116\0117\0120\0121\0122\0123\0124\0125\0126\0127\0130\0131\0132\0133\0134\0135\0136\0137\0140\0141\0142\0143\0144\0145\0146\0147\0150\0151\0152\0153\0154\0155\0156\0157\0160\0161\0162\0163\0164\0165\0166\0167\0170\0171\0172\0173\0174\0175\0176\0177\0200\0201\0202\0203\0204\0205\0206\0207\0210\0211\0212\0213\0214\0215\0216\0217\0220\0221\0222\0223\0224\0225\0226\0227\0230\0231\0232\0233\0234\0235\0236\0237\0240\0241\0242\0243\0244\0245\0246\0247\0250\0251\0252\0253\0254\0255\0256\0257\0260\0261\0262\0263\0264\0265\0266\0267\0270\0271\0272\0273\0274\0275\0276\0277\0300\0301\0302\0303\0304\0305\0306\0307\0310\0311\0312\0313\0314\0315\0316\0317\0320\0321\0322\0323\0324\0325\0326\0327\0330\0331\0332\0333\0334\0335\0336\0337\0340\0341\0342\0343\0344\0345\0346\0347\0350\0351\0352\0353\0354\0355\0356\0357\0360\0361\0362\0363\0364\0365\0366\0367\0370\0371\0372\0373\0374\0375\0376\0377') ;;
     *) _bsig_Fbt=$(command printf '\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\040\041\042\043\044\045\046\047\050\051\052\053\054\055\056\057\060\061\062\063\064\065\066\067\070\071\072\073\074\075\076\077\100\101\102\103\104\105\106\107\110\111\112\113\114\115\116\117\120\121\122\123\124\125\126\127\130\131\132\133\134\135\136\137\140\141\142\143\144\145\146\147\150\151\152\153\154\155\156\157\160\161\162\163\164\165\166\167\170\171\172\173\174\175\176\177\200\201\202\203\204\205\206\207\210\211\212\213\214\215\216\217\220\221\222\223\224\225\226\227\230\231\232\233\234\235\236\237\240\241\242\243\244\245\246\247\250\251\252\253\254\255\256\257\260\261\262\263\264\265\266\267\270\271\272\273\274\275\276\277\300\301\302\303\304\305\306\307\310\311\312\313\314\315\316\317\320\321\322\323\324\325\326\327\330\331\332\333\334\335\336\337\340\341\342\343\344\345\346\347\350\351\352\353\354\355\356\357\360\361\362\363\364\365\366\367\370\371\372\373\374\375\376\377') ;;
+  esac
+  # The byte 0x80 (the padding's first), alone: this locale may not cut it out of _bsig_Fbt.
+  case $_bsig_sh in
+    bash | zsh | ksh) _bsig_F80=$($_bsig_bi printf '\200') ;;
   esac
   # Substrings (${VAR:OFFSET:LENGTH}) where the shell has them (not dash).
   _bsig_Fsub=''

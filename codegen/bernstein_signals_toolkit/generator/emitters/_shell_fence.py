@@ -18,6 +18,8 @@ __all__ = ["fence_markers"]
 
 _HEX_DIGIT = "[0123456789abcdef]"
 _LOWER = string.ascii_lowercase
+_BLOCK = 64
+"""Bytes in a SHA-256 block."""
 
 
 def _mark_order(field: str) -> tuple[str, str]:
@@ -58,4 +60,6 @@ def fence_markers() -> dict[str, str]:
         "@FENCE_KEY_SHAPE@": f"expected {run} hex digits, ':', {secret} hex digits",
         "@FENCE_BYTES@": "".join(f"\\{byte:03o}" for byte in range(1, 256)),
         "@FENCE_BYTES_MKSH@": "".join(f"\\0{byte:03o}" for byte in range(1, 256)),
+        "@FENCE_PRINTF_ARGS@": " ".join(f'"\'${{_bsig_Fc:{i}:1}}"' for i in range(_BLOCK)),
+        "@FENCE_MKSH_ARGS@": "".join(f" $((1#${{_bsig_Fc:{i}:1}}))" for i in range(_BLOCK)),
     }

@@ -17,10 +17,10 @@
 _bsig_Fkey=${_bsig_Fkey-}
 _bsig_Fseq=${_bsig_Fseq:-0}
 
-# _bsig_Fbytes TEXT: _bsig_Fl becomes the byte values of TEXT (at most 64
+# _bsig_Floop TEXT: _bsig_Fl becomes the byte values of TEXT (at most 64
 # bytes, in the C locale), each after a space: a byte's value is its place in
 # _bsig_Fbt, the 255 bytes other than NUL.
-_bsig_Fbytes() {
+_bsig_Floop() {
   _bsig_Fc=$1 _bsig_Fl=''
   while [ -n "$_bsig_Fc" ]; do
     _bsig_Fr=${_bsig_Fc#?}
@@ -30,6 +30,48 @@ _bsig_Fbytes() {
     _bsig_Fl="$_bsig_Fl $((${#_bsig_Fx} + 1))"
   done
 }
+
+# _bsig_Fpadded COUNT: _bsig_Fl, the values of the last COUNT (< 64) bytes,
+# becomes the last block: those, 128 (the bit after the message), zeros.
+_bsig_Fpadded() {
+  _bsig_Fl="$_bsig_Fl 128" _bsig_Fx=$(($1 + 1))
+  while [ "$_bsig_Fx" -lt 64 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
+}
+
+# _bsig_Fbytes TEXT (64 bytes): _bsig_Fl becomes their 64 values.
+# _bsig_Ftail TEXT (under 64 bytes): _bsig_Fl becomes the last block's values.
+# bash, zsh and ksh93 convert a block in one printf -v (a character past the
+# end is 0, which no byte of a shell string is); mksh in one arithmetic
+# expansion (1#C is the byte C); dash and busybox one byte at a time.
+case $_bsig_sh in
+  bash | zsh | ksh)
+    _bsig_Fbytes() {
+      _bsig_Fc=$1
+      # shellcheck disable=SC3045,SC3057 # printf -v and substrings: these shells
+      $_bsig_bi printf -v _bsig_Fl ' %d' @FENCE_PRINTF_ARGS@ 2>/dev/null
+    }
+    _bsig_Ftail() {
+      _bsig_Fbytes "$1$_bsig_F80"
+    }
+    ;;
+  mksh)
+    # A string for eval: other shells' parsers (and shellcheck) lack 1#C.
+    eval '_bsig_Fbytes() { _bsig_Fc=$1 _bsig_Fl="@FENCE_MKSH_ARGS@"; }'
+    _bsig_Ftail() {
+      _bsig_Floop "$1"
+      _bsig_Fpadded "${#1}"
+    }
+    ;;
+  *)
+    _bsig_Fbytes() {
+      _bsig_Floop "$1"
+    }
+    _bsig_Ftail() {
+      _bsig_Floop "$1"
+      _bsig_Fpadded "${#1}"
+    }
+    ;;
+esac
 
 # _bsig_Fblock BYTES: compress one block given as 64 byte values.
 _bsig_Fblock() {
@@ -65,7 +107,7 @@ _bsig_Fod() {
 _bsig_Fhash() {
   _bsig_Fm=$1 _bsig_Fn=$((${#1} + $2)) _bsig_Fo=0
   if [ -z "$_bsig_Fsub" ] && [ "${#1}" -gt 256 ] && _bsig_Fod "$1"; then
-    :
+    _bsig_Fpadded "$((${#1} % 64))"
   else
     while [ "$((${#_bsig_Fm} - _bsig_Fo))" -ge 64 ]; do
       if [ -n "$_bsig_Fsub" ]; then
@@ -82,22 +124,23 @@ _bsig_Fhash() {
     done
     if [ -n "$_bsig_Fsub" ]; then
       # shellcheck disable=SC3057 # substrings: every shell but dash
-      _bsig_Fbytes "${_bsig_Fm:$_bsig_Fo}"
+      _bsig_Ftail "${_bsig_Fm:$_bsig_Fo}"
     else
-      _bsig_Fbytes "$_bsig_Fm"
+      _bsig_Ftail "$_bsig_Fm"
     fi
   fi
   _bsig_Fm='' _bsig_Fc='' _bsig_Fr=''
-  # Padding: 0x80, zeros up to 56 bytes mod 64, the length in bits (64 bits).
-  _bsig_Fl="$_bsig_Fl 128" _bsig_Fx=$((_bsig_Fn % 64 + 1))
-  if [ "$_bsig_Fx" -gt 56 ]; then
-    while [ "$_bsig_Fx" -lt 64 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
-    _bsig_Fblock "$_bsig_Fl"
-    _bsig_Fl='' _bsig_Fx=0
+  # The last block: the rest, 128, zeros, and the length in bits in its last
+  # 8 bytes (words 14 and 15), or in a block of its own when they are taken.
+  # shellcheck disable=SC2086 # byte values: split on purpose
+  eval "_bsig_sha_words $_bsig_Fl"
+  if [ "$((_bsig_Fn % 64))" -ge 56 ]; then
+    _bsig_sha_block
+    _bsig_W0=0 _bsig_W1=0 _bsig_W2=0 _bsig_W3=0 _bsig_W4=0 _bsig_W5=0 _bsig_W6=0 _bsig_W7=0
+    _bsig_W8=0 _bsig_W9=0 _bsig_W10=0 _bsig_W11=0 _bsig_W12=0 _bsig_W13=0
   fi
-  while [ "$_bsig_Fx" -lt 56 ]; do _bsig_Fl="$_bsig_Fl 0" _bsig_Fx=$((_bsig_Fx + 1)); done
-  _bsig_Fn=$((_bsig_Fn * 8))
-  _bsig_Fblock "$_bsig_Fl 0 0 0 $((_bsig_Fn >> 29 & 7)) $((_bsig_Fn >> 24 & 255)) $((_bsig_Fn >> 16 & 255)) $((_bsig_Fn >> 8 & 255)) $((_bsig_Fn & 255))"
+  _bsig_W14=$((_bsig_Fn >> 29)) _bsig_W15=$((_bsig_Fn << 3 & 0xffffffff))
+  _bsig_sha_block
 }
 
 # _bsig_Fhex: _bsig_Fhx becomes _bsig_H0..7 as 64 lowercase hex digits.
@@ -268,6 +311,10 @@ _bsig_Ftake() {
   case $_bsig_sh in
     mksh) _bsig_Fbt=$(command print -n '@FENCE_BYTES_MKSH@') ;;
     *) _bsig_Fbt=$(command printf '@FENCE_BYTES@') ;;
+  esac
+  # The byte 0x80 (the padding's first), alone: this locale may not cut it out of _bsig_Fbt.
+  case $_bsig_sh in
+    bash | zsh | ksh) _bsig_F80=$($_bsig_bi printf '\200') ;;
   esac
   # Substrings (${VAR:OFFSET:LENGTH}) where the shell has them (not dash).
   _bsig_Fsub=''
