@@ -141,6 +141,8 @@ def test_validate_key_file_errors_are_one_line_and_never_show_the_content(tmp_pa
     )
     assert "9e9e" not in line
     secretish.write_bytes(b"\xff" * 100_000)
+    _one_line_error(_cli("validate", "--key-file", str(secretish), str(log)), "larger than")
+    secretish.write_bytes(b"\xff" * 100)
     _one_line_error(_cli("validate", "--key-file", str(secretish), str(log)), "not a signal key")
     _one_line_error(
         _cli("validate", "--payload", "COMPLETED", "--key-file", str(secretish), str(log)),

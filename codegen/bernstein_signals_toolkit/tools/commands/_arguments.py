@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import os
 
-__all__ = ["printable", "text"]
+from bernstein_signals_toolkit.toolkit_errors import UsageError
+
+__all__ = ["option_file", "printable", "text"]
 
 
 def printable(value: str) -> str:
@@ -30,3 +32,17 @@ def text(value: str) -> str:
             f"not valid UTF-8 at byte {where}: {os.fsencode(value)!r}"
         ) from None
     return value
+
+
+def option_file(option: str, path: str, limit: int) -> bytes:
+    """The bytes of the file an option names, at most ``limit`` of them: a file that
+    cannot be read or is larger is a usage error naming the option and the file."""
+    name = printable(path)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(limit + 1)
+    except OSError as exc:
+        raise UsageError(f"{option} {name}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise UsageError(f"{option} {name}: larger than {limit} bytes")
+    return data

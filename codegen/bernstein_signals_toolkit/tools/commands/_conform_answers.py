@@ -237,13 +237,7 @@ def _lines(text: str) -> Iterator[str]:
 def answers_file(path: str) -> tuple[list[tuple[str, str]], list[str]]:
     """The (id, answer) pairs and the in-order answers of an ``--answers`` file."""
     name = _arguments.printable(path)
-    try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_ANSWERS_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"--answers {name}: {exc.strerror or exc}") from None
-    if len(data) > MAX_ANSWERS_BYTES:
-        raise UsageError(f"--answers {name}: larger than {MAX_ANSWERS_BYTES} bytes")
+    data = _arguments.option_file("--answers", path, MAX_ANSWERS_BYTES)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

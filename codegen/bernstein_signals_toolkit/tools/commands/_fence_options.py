@@ -92,12 +92,7 @@ def allow_kinds_of(
 def key_from_file(path: str) -> SignalKey:
     """The key in ``path``: its text, one trailing newline allowed; never quoted in an error."""
     name = _arguments.printable(path)
-    try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_KEY_FILE_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"--key-file {name}: {exc.strerror or exc}") from None
-    text = data.decode("ascii", "replace")
+    text = _arguments.option_file("--key-file", path, MAX_KEY_FILE_BYTES).decode("ascii", "replace")
     if text.endswith("\n"):
         text = text[:-1].removesuffix("\r")
     try:
