@@ -6,6 +6,8 @@ every limit, no line-length bound, no kind check). readSignals is strict (the
 grammar, known kinds, the documented limits) and bounded in memory. Both read
 the shared corpus (1,000,000 lines, 50,000 with --quick) from a file stream.
 Target (issue 15): readSignals >= 1.0x the naive loop's speed while strict.
+Then the fence (issue 17), in the same process: mark vs formatSignal, check vs
+parseSignal, and readSignals with the key vs without over a marked copy.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def main(quick: bool) -> None:
     corpus = _corpus_file(quick)
     turns = 2 if quick else 3
     result = subprocess.run(
-        [node, str(SCRIPT), str(BINDING), str(corpus), str(turns)],
+        [node, str(SCRIPT), str(BINDING), str(corpus), str(turns), "fence"],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -57,3 +59,13 @@ def main(quick: bool) -> None:
         )
     ratio = figures["naive"]["seconds"] / figures["readSignals"]["seconds"]
     print(f"  readSignals speed / naive readline loop: {ratio:.2f}x (target >= 1.0x)")
+    fence = figures["fence"]
+    print(f"  fence, {fence['signals']} signal lines ({fence['accepted']} accepted when fenced):")
+    for fenced, plain, what in (
+        ("mark", "formatSignal", "SignalMarker.mark / formatSignal"),
+        ("check", "parseSignal", "FenceVerifier.check / parseSignal"),
+        ("readFenced", "readMarked", "readSignals with the key / without, marked corpus"),
+        ("readMarked", "readUnmarked", "readSignals, marked corpus / unmarked corpus"),
+    ):
+        times = fence[fenced], fence[plain]
+        print(f"    {what:52} {times[0] / times[1]:5.2f}x")
