@@ -292,6 +292,39 @@ bernstein_emit --known PLAN_READY path=.sdd/p.md steps:=4.0"""
     ]
 
 
+@pytest.fixture(scope="module")
+def collating_locale(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """An en_US.UTF-8 locale (its collation puts a before B), built with localedef."""
+    folder = tmp_path_factory.mktemp("locales")
+    built = subprocess.run(
+        ["localedef", "-i", "en_US", "-f", "UTF-8", str(folder / "en_US.UTF-8")],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=False,
+    )
+    if built.returncode != 0:
+        pytest.fail(f"localedef en_US.UTF-8 failed (Debian package locales): {built.stderr!r}")
+    return {"LOCPATH": str(folder), "LC_ALL": "en_US.UTF-8"}
+
+
+def test_keys_sort_by_code_units_in_any_locale(
+    shell: str, collating_locale: dict[str, str]
+) -> None:
+    """The caller's collation (a before B, é beside e) never reaches the key order."""
+    script = f'''. "{LIBRARY}"; bernstein_emit X ":=$1"; [ B \\< a ] || echo "caller's collation"'''
+    done = subprocess.run(
+        [*shell_command(shell), "-c", script, "x", '{"b":1,"B":2,"a":3,"_":4,"\\u00e9":5,"f":6}'],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", **collating_locale},
+        check=True,
+    )
+    lines = done.stdout.decode().splitlines()
+    assert lines[0] == 'BERNSTEIN:X {"B":2,"_":4,"a":3,"b":1,"f":6,"é":5}'
+    if shell == "ksh93":  # its test collates by the locale: the locale is in force
+        assert lines[1:] == ["caller's collation"]
+
+
 def test_members_keep_their_place_after_escapes(shell: str) -> None:
     """A \\u escape in one key:= value does not disturb the other arguments' members."""
     body = """bernstein_emit X a:='"\\u0041"' b=x c:='"\\u0042"' d=y"""

@@ -222,9 +222,15 @@ _bsig_render() {
 
 # -- key:=JSON: read here, written by json_write.sh (spec/canonical-form.md) ---------
 
-# _bsig_lt A B: is A before B in byte order?
+# _bsig_lt A B: is A before B in byte order? bash and zsh run the helpers in
+# the C locale; ksh93's test compares by the caller's collation, so there the
+# comparison alone runs in the C locale (mksh, dash and busybox compare bytes).
 case $_bsig_sh in
   zsh) _bsig_lt() { eval '[[ $1 < $2 ]]'; } ;;
+  ksh)
+    # shellcheck disable=SC3012 # ksh93 has it in [
+    _bsig_lt() { LC_ALL=C command [ "$1" \< "$2" ]; }
+    ;;
   *)
     # shellcheck disable=SC3012 # every shell here but zsh has it in [
     _bsig_lt() { [ "$1" \< "$2" ]; }
