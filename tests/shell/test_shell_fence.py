@@ -169,6 +169,23 @@ def test_every_helper_marks_as_signal_marker(shell: str) -> None:
     _verify(marked)
 
 
+GUARDED = """
+bernstein_guard
+bernstein_blocked 'waiting'
+exit 3
+"""
+
+
+@pytest.mark.parametrize("shell", ALL)
+def test_the_guards_terminal_is_marked(shell: str) -> None:
+    plain = _run(shell, GUARDED, env={})
+    fenced = _run(shell, GUARDED)
+    assert (fenced.status, plain.status) == (3, 3)
+    assert len(plain.lines) == 2
+    assert fenced.lines == _marked_like_python(plain.lines)
+    _verify(fenced.lines)
+
+
 _CHARACTERS = st.characters(codec="utf-8", exclude_characters="\0")
 _TEXT = st.text(_CHARACTERS, max_size=90) | st.text(_CHARACTERS, max_size=30).map(lambda t: t * 9)
 """Any text a shell word holds; some long and periodic, across SHA-256's 64-byte blocks."""
