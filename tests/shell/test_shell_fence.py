@@ -250,14 +250,21 @@ BAD_KEYS: dict[str, tuple[dict[str, str], bytes | None, str]] = {
     "fd 12": ({KEY_FD_VARIABLE: "12"}, None, "is not a descriptor number 3..9"),
     "fd closed": ({KEY_FD_VARIABLE: "7"}, None, "names fd 7, which cannot be read"),
     "fd bad text": ({KEY_FD_VARIABLE: "3"}, KEY_TEXT[:-1].encode(), "the text on fd 3"),
+    "fd a device": ({KEY_FD_VARIABLE: "3"}, None, "names fd 3, which is not a pipe or file"),
 }
 
 
+@pytest.mark.timeout(30)
 @pytest.mark.parametrize("case", list(BAD_KEYS))
 @pytest.mark.parametrize("shell", ALL)
 def test_a_bad_key_warns_once_without_the_value(shell: str, case: str) -> None:
     env, fd_text, problem = BAD_KEYS[case]
-    result = _run(shell, "bernstein_completed; env", env=env, key_fd=fd_text)
+    body = "bernstein_completed; env"
+    if case == "fd a device":  # /dev/zero on fd 3 before sourcing: read would never end
+        body = "bernstein_completed; env\n"
+        result = _run(shell, f'exec 3</dev/zero\n. "$BSIG_LIB"\n{body}', env=env, source=False)
+    else:
+        result = _run(shell, body, env=env, key_fd=fd_text)
     plain = _run(shell, "bernstein_completed", env={})
     assert result.status == 0
     warning = result.stderr.decode()

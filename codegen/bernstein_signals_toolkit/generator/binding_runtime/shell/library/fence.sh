@@ -279,14 +279,21 @@ _bsig_Ftake() {
     _bsig_Fsrc="the text on fd $_bsig_Fx (@FENCE_KEY_FD_VARIABLE@)"
     _bsig_Fc=''
     # The number is one digit 3..9: safe in eval.
-    if { eval "true <&$_bsig_Fx"; } 2>/dev/null && [ ! -t "$_bsig_Fx" ]; then
-      { eval "IFS= read -r _bsig_Fc <&$_bsig_Fx"; } 2>/dev/null || :
-      eval "exec $_bsig_Fx<&-"
-    else
+    if { eval "true <&$_bsig_Fx"; } 2>/dev/null; then :; else
       eval "exec $_bsig_Fx<&-"
       _bsig_Fwarn "@FENCE_KEY_FD_VARIABLE@ names fd $_bsig_Fx, which cannot be read"
       return 0
     fi
+    # A pipe or a file: a terminal or a device (/dev/zero) could make read
+    # wait or never end. Where /dev/fd is missing, only a terminal is known.
+    if [ -t "$_bsig_Fx" ] || { [ -e "/dev/fd/$_bsig_Fx" ] &&
+      [ ! -p "/dev/fd/$_bsig_Fx" ] && [ ! -f "/dev/fd/$_bsig_Fx" ]; }; then
+      eval "exec $_bsig_Fx<&-"
+      _bsig_Fwarn "@FENCE_KEY_FD_VARIABLE@ names fd $_bsig_Fx, which is not a pipe or file"
+      return 0
+    fi
+    { eval "IFS= read -r _bsig_Fc <&$_bsig_Fx"; } 2>/dev/null || :
+    eval "exec $_bsig_Fx<&-"
   fi
   _bsig_Fc=${_bsig_Fc%"$_bsig_nl"}
   case $_bsig_Fc in
