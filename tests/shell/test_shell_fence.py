@@ -242,6 +242,16 @@ def test_a_trace_never_shows_the_key(shell: str) -> None:
     assert len(result.lines) == 2
 
 
+@pytest.mark.parametrize("key", [KEY_TEXT, "bad"])
+@pytest.mark.parametrize("shell", ALL)
+def test_taking_the_key_survives_set_eu(shell: str, key: str) -> None:
+    body = 'set -eu\n. "$BSIG_LIB"\nbernstein_completed\necho done'
+    result = _run(shell, body, env={KEY_VARIABLE: key}, source=False)
+    assert result.status == 0, result.stderr
+    assert result.lines[-1] == b"done"
+    assert (b'"_sig"' in result.lines[0]) == (key == KEY_TEXT)
+
+
 BAD_KEYS: dict[str, tuple[dict[str, str], bytes | None, str]] = {
     "not hex": ({KEY_VARIABLE: KEY_TEXT.upper()}, None, "BERNSTEIN_SIGNAL_KEY is not a signal key"),
     "empty": ({KEY_VARIABLE: ""}, None, "BERNSTEIN_SIGNAL_KEY is not a signal key"),
