@@ -9,7 +9,8 @@
 # variable or the descriptor. Only the secret's HMAC pad states are kept, in
 # unexported _bsig_F* variables. SEQ counts the lines this shell marks: a
 # subshell's count (a helper in $(...) or a pipeline) does not reach its parent,
-# so mark in the main shell. No program is started: SHA-256 is arithmetic.
+# so mark in the main shell. No program is started (SHA-256 is arithmetic), but
+# dash takes a long message's bytes from od.
 
 @FENCE_SHA256@
 
@@ -155,8 +156,9 @@ _bsig_Fhex() {
   _bsig_Fc='' _bsig_Fr=''
 }
 
-# _bsig_Fmac KIND PAYLOAD SEQ: _bsig_Fhx becomes the MAC of a line: the inner hash continues from the inner pad's state,
-# the outer hash of its digest from the outer pad's.
+# _bsig_Fmac KIND PAYLOAD SEQ: _bsig_Fhx becomes the MAC of a line: the inner
+# hash continues from the inner pad's state, the outer hash of its digest from
+# the outer pad's (two compressions a line fewer than from the secret).
 _bsig_Fmac() {
   _bsig_H0=$_bsig_Fi0 _bsig_H1=$_bsig_Fi1 _bsig_H2=$_bsig_Fi2 _bsig_H3=$_bsig_Fi3
   _bsig_H4=$_bsig_Fi4 _bsig_H5=$_bsig_Fi5 _bsig_H6=$_bsig_Fi6 _bsig_H7=$_bsig_Fi7
@@ -175,7 +177,8 @@ _bsig_Fmac() {
 # _bsig_line takes them) with the mark in its sorted place: first, unless a key
 # sorts before it (upper case, digits: only in bernstein_emit KIND :=JSON); then
 # the one JSON writer (_bsig_jvalue) sorts the marked object. Status 2 (and a
-# message) for a payload that holds the mark already; no number is used then.
+# message) for a payload that holds the mark already, or when the numbers are
+# used up; no number is used then. Status 1: stdout failed.
 _bsig_Fmarked() {
   _bsig_Fre=''
   case $2 in
@@ -212,7 +215,8 @@ _bsig_Fmarked() {
     [ "$2" != , ] || _bsig_Fp=${_bsig_Fp%,}
   fi
   _bsig_Fseq=$((_bsig_Fseq + 1))
-  if _bsig_out "@PREFIX@$1 {$_bsig_Fp}"; then _bsig_Fp=''; else _bsig_Fp='' && return 1; fi
+  _bsig_out "@PREFIX@$1 {$_bsig_Fp}" || { _bsig_Fp='' && return 1; }
+  _bsig_Fp=''
 }
 _bsig_Fheld="the payload already holds \"@FENCE_MARK_FIELD@\", the fence's mark: a line is marked once, by the helper that writes it"
 
