@@ -17,10 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals import format_signal
+from bernstein_signals.limits import MAX_INTEGER_DIGITS, MAX_NESTING_DEPTH
 from bernstein_signals_toolkit.generator.shell_help import (
     FLOAT_DIGITS,
     FLOAT_EXPONENT_MIN,
     MAX_SORTED_MEMBERS,
+    max_number_text,
 )
 from linear_support import assert_linear
 from shell_support import LIBRARY, UTF8, run, shell_command
@@ -220,6 +222,28 @@ def test_doubles_it_cannot_round_are_refused_with_the_reason(shell: str) -> None
     )
 
 
+def test_long_number_text_is_refused_up_front(shell: str) -> None:
+    """Past max_number_text() characters a number is refused before any pattern expansion."""
+    longest = max_number_text()
+    deep = (
+        "[ " * (MAX_NESTING_DEPTH - 1)
+        + "-"
+        + "9" * MAX_INTEGER_DIGITS
+        + " ]" * (MAX_NESTING_DEPTH - 1)
+    )
+    result = run(shell, 'bernstein_emit X "k:=$1"', deep)
+    assert (result.status, result.stderr) == (0, b"")
+    assert result.stdout == _expected("COMPLETED", '{"k":' + deep + "}").replace(
+        b":COMPLETED", b":X", 1
+    )
+    text = "1." + "0" * longest
+    assert _refusal(shell, 'bernstein_emit X "k:=$1"', text) == (
+        f"bernstein_emit: k:= number 1.{'0' * 38}... has more than {longest} characters:"
+        f" the shell helpers refuse it; write at most {FLOAT_DIGITS} significant digits,"
+        f" or an integer of at most {MAX_INTEGER_DIGITS} digits"
+    )
+
+
 def test_keys_twice_and_big_unsorted_objects_are_refused(shell: str) -> None:
     assert _refusal(shell, 'bernstein_emit X "x:=$1"', '{"a":1,"b":{"c":1,"c":2}}') == (
         'bernstein_emit: x:= key "c" given twice in one object'
@@ -376,3 +400,25 @@ def test_canonical_writing_grows_linearly(shell: str) -> None:
         return go
 
     assert_linear(make, 2_000, what=f"{shell}: canonical key:=", repeats=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.timeout(900)
+def test_one_long_number_costs_linear_time(shell: str) -> None:
+    """A number token of any length: refused past the bound, never a quadratic expansion."""
+    command = shell_command(shell)
+
+    def make(size: int) -> object:
+        value = "[1." + "0" * size + "1]"
+        script = f'. "{LIBRARY}"; bernstein_emit COMPLETED "k:=$1" >/dev/null 2>&1'
+
+        def go() -> None:
+            subprocess.run(
+                [*command, "-c", script, "x", value],
+                stdin=subprocess.DEVNULL,
+                env={"LC_ALL": UTF8, "PATH": ""},
+                check=False,
+            )
+
+        return go
+
+    assert_linear(make, 10_000, what=f"{shell}: long number", repeats=3)  # type: ignore[arg-type]

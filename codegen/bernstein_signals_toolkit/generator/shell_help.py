@@ -24,6 +24,7 @@ __all__ = [
     "fixed_help",
     "help_text",
     "help_texts",
+    "max_number_text",
     "role_markers",
     "usage",
 ]
@@ -39,6 +40,19 @@ subnormal range doubles hold fewer digits."""
 MAX_SORTED_MEMBERS = 64
 """The most members a ``key:=JSON`` object may have with its keys out of
 order: the shell sorts them by insertion, so the cost stays bounded."""
+
+
+def max_number_text() -> int:
+    """The most characters of ``key:=JSON`` text, between commas and outside strings,
+    that may hold a number: the longest integer and its sign inside the deepest nesting
+    (a bracket and a space on each side of each level), from the binding's limits. The
+    shell refuses a longer one up front: its pattern expansions take quadratic time."""
+    from .emitters._templates import python_runtime_module  # the emitters import this module
+
+    limits = python_runtime_module("limits")
+    digits: int = limits.MAX_INTEGER_DIGITS
+    depth: int = limits.MAX_NESTING_DEPTH
+    return digits + 1 + 4 * depth
 
 
 class FixedHelper(NamedTuple):
@@ -158,6 +172,7 @@ def emit_markers(vocabulary: Vocabulary) -> dict[str, str]:
         "@FLOAT_DIGITS@": str(FLOAT_DIGITS),
         "@FLOAT_EXPONENT_MIN@": str(FLOAT_EXPONENT_MIN),
         "@MAX_SORTED_MEMBERS@": str(MAX_SORTED_MEMBERS),
+        "@MAX_NUMBER_TEXT@": str(max_number_text()),
         "@KIND_FIELD_TYPES@": "\n".join(
             f"    {kind.name}.{prop.name}) _bsig_y=' {' '.join(prop.types)} ' ;;"
             for kind in sorted(vocabulary.kinds, key=lambda kind: kind.name)

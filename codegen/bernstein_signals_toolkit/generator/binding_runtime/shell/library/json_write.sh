@@ -11,7 +11,16 @@
 # digits and a decimal exponent from @FLOAT_EXPONENT_MIN@ (a decimal of that many
 # digits reads back from its double unchanged, so its own digits are the
 # shortest); past that _bsig_jerr says why. A double must not round to infinity.
+# The text left (_bsig_s) is at most @MAX_NUMBER_TEXT@ characters (the longest
+# integer, inside the deepest nesting): pattern expansions on longer text take
+# quadratic time in some shells (bash), so longer text is refused first.
 _bsig_jnum() {
+  if [ "${#_bsig_s}" -gt @MAX_NUMBER_TEXT@ ]; then
+    _bsig_jtok=$_bsig_s
+    _bsig_jcut
+    _bsig_jerr="number $_bsig_x has more than @MAX_NUMBER_TEXT@ characters: the shell helpers refuse it; write at most @FLOAT_DIGITS@ significant digits, or an integer of at most @MAX_INTEGER_DIGITS@ digits"
+    return 1
+  fi
   _bsig_q=${_bsig_s%%[!0123456789eE.+-]*}
   _bsig_s=${_bsig_s#"$_bsig_q"}
   _bsig_jtok=$_bsig_q _bsig_sg=''
@@ -86,10 +95,27 @@ _bsig_finite() {
   _bsig_lt "$_bsig_d" @FLOAT_LIMIT_DIGITS@
 }
 
-# _bsig_jcut: _bsig_x becomes the number as given, cut for a message.
+# _bsig_jcut: _bsig_x becomes the number as given, cut to 40 characters for a
+# message: one character at a time, by a case (cutting a long literal prefix
+# or suffix takes quadratic time in some shells).
 _bsig_jcut() {
-  _bsig_x=$_bsig_jtok
-  [ "${#_bsig_x}" -le 40 ] || _bsig_x="${_bsig_x%"${_bsig_x#????????????????????????????????????????}"}..."
+  _bsig_x='' _bsig_y=$_bsig_jtok _bsig_dk=0
+  while [ -n "$_bsig_y" ]; do
+    if [ "$_bsig_dk" -ge 40 ]; then
+      _bsig_x=$_bsig_x...
+      break
+    fi
+    case $_bsig_y in
+      0*) _bsig_x=${_bsig_x}0 ;; 1*) _bsig_x=${_bsig_x}1 ;; 2*) _bsig_x=${_bsig_x}2 ;;
+      3*) _bsig_x=${_bsig_x}3 ;; 4*) _bsig_x=${_bsig_x}4 ;; 5*) _bsig_x=${_bsig_x}5 ;;
+      6*) _bsig_x=${_bsig_x}6 ;; 7*) _bsig_x=${_bsig_x}7 ;; 8*) _bsig_x=${_bsig_x}8 ;;
+      9*) _bsig_x=${_bsig_x}9 ;; e*) _bsig_x=${_bsig_x}e ;; E*) _bsig_x=${_bsig_x}E ;;
+      .*) _bsig_x=$_bsig_x. ;; +*) _bsig_x=$_bsig_x+ ;; -*) _bsig_x=$_bsig_x- ;;
+      *) break ;;
+    esac
+    _bsig_y=${_bsig_y#?} _bsig_dk=$((_bsig_dk + 1))
+  done
+  _bsig_y=''
 }
 
 # _bsig_double: _bsig_jno becomes the double 0._bsig_d x 10^_bsig_e (sign
