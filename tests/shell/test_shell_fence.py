@@ -206,6 +206,31 @@ def test_any_text_marks_as_signal_marker(shell: str) -> None:
     check()
 
 
+_KEYS = st.text(st.sampled_from("AZaz09_$~é😀"), min_size=1, max_size=4).filter(
+    lambda k: k != "_sig"
+)
+_SCALARS = (
+    st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.text(_CHARACTERS, max_size=12)
+)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("shell", ALL)
+def test_any_keys_put_the_mark_in_its_sorted_place(shell: str) -> None:
+    """Keys below "_sig" (upper case, digits, "$", "_a") go through the one JSON writer."""
+
+    @settings(max_examples=10, deadline=None)
+    @given(extras=st.dictionaries(_KEYS, _SCALARS, max_size=5))
+    def check(extras: dict[str, object]) -> None:
+        payload = {**extras, "reason": "r"}
+        text = json.dumps(payload)  # line breaks (U+0085 too) escaped: one line
+        result = _run(shell, 'bernstein_emit FAILED ":=$1"', text)
+        assert result.status == 0, result.stderr
+        assert result.lines == [SignalMarker(KEY).mark("FAILED", payload).encode()]
+
+    check()
+
+
 # -- the key: taken once, never passed on ------------------------------------------------
 
 CHILD = r"""
