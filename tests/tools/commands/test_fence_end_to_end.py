@@ -191,9 +191,10 @@ def test_wrap_fence_relays_the_real_signals_unmarked_and_the_forged_ones_neutral
     _agent_inherited_no_key(tmp_path)
     lines = result.stdout.decode().splitlines()
     strict, lenient = _hostile_lines()
-    refused = [line for line in lines if line.startswith(UNAUTHENTICATED_PREFIX)]
+    # The marker goes right before the prefix: after the blanks of a lenient line.
+    refused = [line for line in lines if UNAUTHENTICATED_PREFIX + "BERNSTEIN:" in line]
     assert len(refused) == len(strict) + len(lenient) + 1  # and the replayed BLOCKED
-    assert not any("_sig" in line for line in lines if not line.startswith(UNAUTHENTICATED_PREFIX))
+    assert not any("_sig" in line for line in lines if line not in refused)
     warnings = result.stderr.decode().splitlines()
     diagnostics = [w for w in warnings if w.startswith("wrap: stdout line ")]
     assert len(diagnostics) == len(refused)
@@ -227,10 +228,21 @@ def test_wrap_fence_ends_a_run_whose_only_terminal_is_forged(tmp_path: Path) -> 
 def test_a_child_of_the_fenced_command_gets_the_key_on_fd_3_only(tmp_path: Path) -> None:
     """The hand-over itself: fd 3 holds the key text, the variable names fd 3, and no
     variable holds the key (the binding then takes it: tests/binding)."""
-    script = f'cat <&3; echo "${KEY_FD_VARIABLE}"; env | grep -c "^{KEY_VARIABLE}=" || true'
+    script = (
+        f'[ "$(cat <&3)" = "{KEY.text()}" ] && echo same; cat <&3; echo "${KEY_FD_VARIABLE}";'
+        f' env | grep -c "^{KEY_VARIABLE}=" || true'
+    )
     result = _run("wrap", "--fence", "--", "sh", "-c", script, cwd=tmp_path)
     lines = result.stdout.decode().splitlines()
-    assert lines[:3] == [KEY.text(), "3", "0"]
+    assert lines[:3] == ["same", "3", "0"]  # read once, then the pipe is empty
+
+
+@pytest.mark.timeout(120)
+def test_wrap_fence_masks_a_key_the_command_prints(tmp_path: Path) -> None:
+    result = _run("wrap", "--fence", "--", "sh", "-c", "echo $(cat <&3)", cwd=tmp_path)
+    _no_key_in(result.stdout, result.stderr)
+    assert result.stdout.decode().splitlines()[0] == "[key withheld]"
+    assert "key" in result.stderr.decode()
 
 
 @pytest.mark.timeout(240)

@@ -1,21 +1,27 @@
 """``wrap --fence``'s filter on the command's stdout: only this run's marked lines stay signals.
 
-Downstream of ``wrap`` sits a reader without the key, so what wrap relays must
-already be safe for it:
+Downstream of ``wrap`` sits a reader without the key: strict or lenient, over
+bytes or text, splitting on ``\\n`` or on every break ``str.splitlines`` knows,
+decoding with ``errors="replace"``. What wrap relays must be safe for all of
+them, so the rule is about the prefix, not about what one reader would take:
 
-- a signal the fence accepts is relayed as its canonical line WITHOUT the mark;
-- a signal line it refuses (BS601 unauthenticated, BS602 replayed, BS603 kind
-  not allowed) is relayed after ``UNAUTHENTICATED_PREFIX``, which no reader takes
-  for a signal, and gets one diagnostic line on stderr;
-- a line only a lenient reader would take (stray whitespace, a doubled
-  separator) is refused the same way (BS601: not in canonical form), since the
-  reader downstream may be lenient;
-- every other byte passes as it came, at once: only a line that still may
-  become a signal (its start is, after blanks, a start of the prefix) is held
-  back until its end, and at most ``max_line_bytes`` of it: a longer one is
-  relayed after the prefix too (no reader with that bound takes it).
+- a line the fence accepts (it starts with the prefix and is marked for this
+  run) is relayed as its canonical line WITHOUT the mark (canonical JSON escapes
+  every line break, so no reader finds a second line in it);
+- in every other line, each occurrence of the prefix, wherever it is, gets
+  ``UNAUTHENTICATED_PREFIX`` right before it, and the line gets one diagnostic on
+  stderr (BS601, or the fence's BS602/BS603). No piece of the output after any
+  line break then starts, after any blanks, with the prefix: the marker is
+  glued to it, and it holds no break and no blank-only start;
+- a line holding the run's key text gets it masked (and a diagnostic): the
+  command leaked its key (``wrap --fence -- sh -c 'echo $(cat <&3)'``);
+- every other byte passes as it came, at once, except a tail that may still
+  become the prefix or the key (held until the next chunk tells) and a line
+  that starts with the prefix (held until its end, at most ``max_line_bytes``
+  of it: a longer one is refused, and the rest streams with the same rule).
 
-Memory is the held line; time is linear in the output.
+Memory is the held line; time is linear in the output (one ``find`` per
+needle and chunk, and a tail shorter than the needle is carried across chunks).
 """
 
 from __future__ import annotations
@@ -29,10 +35,22 @@ from bernstein_signals.scanning import strip_terminator
 
 from ..runtime_vocabulary import RuntimeVocabulary
 
-__all__ = ["FencedRelay"]
+__all__ = ["KEY_MASK", "FencedRelay"]
 
-_BLANKS = b" \t"
 _REFUSED = UNAUTHENTICATED_PREFIX.encode("utf-8")
+KEY_MASK = b"[key withheld]"
+"""What a leaked key text is relayed as."""
+
+
+def _partial_tail(data: bytes | bytearray, needle: bytes) -> int:
+    """Length of the longest end of ``data`` that is a start (not all) of ``needle``."""
+    first = needle[:1]
+    start = data.find(first, max(0, len(data) - len(needle) + 1))
+    while start >= 0:
+        if needle.startswith(data[start:]):
+            return len(data) - start
+        start = data.find(first, start + 1)
+    return 0
 
 
 class FencedRelay:
@@ -44,25 +62,32 @@ class FencedRelay:
         vocabulary: RuntimeVocabulary,
         max_line_bytes: int,
         warn: Callable[[str], None],
+        *,
+        key_text: str | None = None,
     ) -> None:
-        """``warn``: gets one line (no newline) per refused line, for stderr."""
+        """``warn``: gets one line (no newline) per refused line, for stderr. ``key_text``:
+        the run's key, masked wherever the command prints it."""
         self._verifier = verifier
         self._vocabulary = vocabulary
         self._prefix = vocabulary.prefix.encode("utf-8")
+        self._key = None if key_text is None else key_text.encode("ascii")
         self._max = max_line_bytes
         self._warn = warn
         self._held = bytearray()
+        """The current line from its start, while it may be a signal line."""
         self._holding = True
-        """Whether the current line may still be a signal line (else it passes through)."""
-        self._seen = 0
-        """Bytes of the held line already matched against blanks and the prefix."""
-        self._matched = 0
-        """Bytes of the prefix matched after the leading blanks."""
+        """Whether the current line may still be a signal line (it is all in ``_held``)."""
+        self._carry = bytearray()
+        """Not held: the end of what came that may still become the prefix or the key."""
+        self._warned = False
+        """Whether the current line got its diagnostic."""
         self.line = 0
         """Lines of the command's stdout finished so far."""
         self.terminal = False
         """Whether an accepted terminal signal came."""
         self.refused = 0
+        self.leaked = 0
+        """Lines in which the key text was masked."""
 
     def feed(self, chunk: bytes) -> bytes:
         out = bytearray()
@@ -70,14 +95,14 @@ class FencedRelay:
         while position < size:
             newline = chunk.find(b"\n", position)
             end = size if newline < 0 else newline + 1
+            piece, ended = chunk[position:end], newline >= 0
             if self._holding:
-                self._held += chunk[position:end]
-                self._decide(out, ended=newline >= 0)
+                self._held += piece
+                self._decide(out, ended=ended)
             else:
-                out += chunk[position:end]
-            if newline >= 0:
-                self.line += 1
-                self._holding, self._seen, self._matched = True, 0, 0
+                self._stream(out, piece, ended=ended)
+            if ended:
+                self._end_line()
             position = end
         return bytes(out)
 
@@ -86,81 +111,77 @@ class FencedRelay:
         out = bytearray()
         if self._held:
             self._decide(out, ended=True)
-            self.line += 1
+        elif self._carry:
+            self._stream(out, b"", ended=True)
+        else:
+            return b""
+        self._end_line()
         return bytes(out)
 
-    # -- one line ---------------------------------------------------------------
+    def _end_line(self) -> None:
+        self.line += 1
+        self._holding, self._warned = True, False
 
-    def _may_be_signal(self) -> bool:
-        """Whether the held line is, after blanks, a start of the prefix or starts with it.
-
-        Only bytes not looked at before are looked at: a line fed a byte at a time
-        costs no more than one fed at once.
-        """
-        held, prefix, index = self._held, self._prefix, self._seen
-        while index < len(held) and self._matched < len(prefix):
-            byte = held[index]
-            if self._matched == 0 and byte in _BLANKS:
-                index += 1
-            elif byte == prefix[self._matched]:
-                self._matched += 1
-                index += 1
-            else:
-                self._seen = index
-                return False
-        self._seen = index
-        return True
+    # -- a line that may be a signal ------------------------------------------------
 
     def _decide(self, out: bytearray, *, ended: bool) -> None:
-        """Relay the held bytes once they are known to be plain, or the line has ended."""
-        held = self._held
-        if not self._may_be_signal():
-            out += held
-            held.clear()
+        """Hold while the line is a start of the prefix or starts with it; judge it at its end."""
+        held, prefix = self._held, self._prefix
+        if not held.startswith(prefix) and not prefix.startswith(held):
             self._holding = False
+            data = bytes(held)
+            held.clear()
+            self._stream(out, data, ended=ended)
             return
         if len(strip_terminator(bytes(held)) if ended else held) > self._max:
             self._refuse(
                 out, UNAUTHENTICATED_SIGNAL, f"a signal line over the {self._max}-byte bound"
             )
             self._holding = False
+            if ended:
+                self._stream(out, b"", ended=True)
             return
         if ended:
             self._judge(out)
 
     def _judge(self, out: bytearray) -> None:
-        held = self._held
-        data = bytes(held)
+        data = bytes(self._held)
         body = strip_terminator(data)
+        if self._key is not None and self._key in body:
+            self._refuse(out, UNAUTHENTICATED_SIGNAL, "a line holding the run's key")
+            self._stream(out, b"", ended=True)
+            return
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
-            out += held  # not UTF-8: no reader takes it for a signal
-            held.clear()
+            self._refuse(out, UNAUTHENTICATED_SIGNAL, "a signal line that is not UTF-8")
+            self._stream(out, b"", ended=True)
             return
         vocabulary = self._vocabulary
         signal = vocabulary.parse_signal(text)
         if signal is None:
-            if vocabulary.parse_signal(text, lenient=True) is None:
-                out += held
-                held.clear()
-                return
+            lenient = vocabulary.parse_signal(text, lenient=True, unknown_kinds=True)
             self._refuse(
                 out,
                 UNAUTHENTICATED_SIGNAL,
-                "a signal line not in canonical form (lenient readers take it)",
+                "a line holding the signal prefix that is no signal line of this run"
+                if lenient is None
+                else "a signal line not in canonical form or of an unknown kind"
+                " (lenient readers take it)",
             )
+            self._stream(out, b"", ended=True)
             return
         verdict = self._verifier.verify(cast(StreamSignal, signal))  # strict: a known kind
         if verdict.signal is None:
             self._refuse(
                 out, verdict.code or UNAUTHENTICATED_SIGNAL, verdict.problem or "unauthenticated"
             )
+            self._stream(out, b"", ended=True)
             return
         if verdict.signal.is_terminal:
             self.terminal = True
         out += self._unmarked(verdict.signal, body) + data[len(body) :]
-        held.clear()
+        self._held.clear()
 
     def _unmarked(self, signal: StreamSignal, body: bytes) -> bytes:
         """The accepted signal's line without its mark, as the adapter would write it unfenced."""
@@ -173,11 +194,58 @@ class FencedRelay:
         return line.encode("utf-8")
 
     def _refuse(self, out: bytearray, code: str, problem: str) -> None:
+        """Warn about the held line and stream it: every prefix in it gets the marker."""
+        self._report(code, problem)
+        data = bytes(self._held)
+        self._held.clear()
+        self._stream(out, data, ended=False)
+
+    def _report(self, code: str, problem: str) -> None:
+        if self._warned:
+            return
+        self._warned = True
         self.refused += 1
         self._warn(
             f"stdout line {self.line + 1}: error[{code}] {problem};"
             f" relayed after {UNAUTHENTICATED_PREFIX.strip()!r}"
         )
-        out += _REFUSED
-        out += self._held
-        self._held.clear()
+
+    # -- everything else ---------------------------------------------------------------
+
+    def _stream(self, out: bytearray, piece: bytes, *, ended: bool) -> None:
+        """Relay ``piece`` (of a line that is no accepted signal) with every prefix in it
+        after the marker and the key masked; keep back a tail that may still become either."""
+        data = self._carry + piece
+        self._carry.clear()
+        prefix, key = self._prefix, self._key
+        position = 0
+        while True:
+            at = data.find(prefix, position)
+            leak = -1 if key is None else data.find(key, position)
+            if leak >= 0 and (at < 0 or leak < at):
+                out += data[position:leak]
+                out += KEY_MASK
+                position = leak + len(cast(bytes, key))
+                if not self._warned:
+                    self.leaked += 1
+                self._report(UNAUTHENTICATED_SIGNAL, "a line holding the run's key (masked)")
+                continue
+            if at < 0:
+                break
+            out += data[position:at]
+            out += _REFUSED
+            out += prefix
+            position = at + len(prefix)
+            self._report(
+                UNAUTHENTICATED_SIGNAL,
+                "the signal prefix inside a line (readers that split on other line breaks"
+                " or strip other blanks would take it)",
+            )
+        keep = 0
+        if not ended:
+            rest = data[position:]
+            keep = _partial_tail(rest, prefix)
+            if key is not None:
+                keep = max(keep, _partial_tail(rest, key))
+        out += data[position : len(data) - keep]
+        self._carry += data[len(data) - keep :]

@@ -171,7 +171,13 @@ def run(args: argparse.Namespace) -> int:
     fenced = None
     if key is not None or allow_kinds is not None:
         verifier = FenceVerifier(key, allow_kinds)
-        fenced = FencedRelay(verifier, vocabulary, DEFAULT_MAX_LINE_BYTES, _warn)
+        fenced = FencedRelay(
+            verifier,
+            vocabulary,
+            DEFAULT_MAX_LINE_BYTES,
+            _warn,
+            key_text=None if key is None else key.text(),
+        )
     cli = native_of(args)
     if cli is not None:
         check_command(cli, command)
