@@ -268,3 +268,20 @@ def test_conform_fence_takes_only_the_shell_adapters_own_signals(
     )
     _check_conform_report(status, report, first_line=3)
     _agent_inherited_no_key(tmp_path)
+
+
+@pytest.mark.timeout(120)
+def test_a_key_the_command_did_not_take_is_drained_at_its_first_output(tmp_path: Path) -> None:
+    """Printed before reading fd 3: the key is gone by then, with one warning; a command that
+    reads it first gets it and no warning."""
+    late = "echo first; sleep 0.2; cat <&3 | wc -c"
+    result = _run("wrap", "--fence", "--", "sh", "-c", late, cwd=tmp_path)
+    assert result.stdout.decode().split()[:2] == ["first", "0"]
+    assert result.stderr.decode().count("did not take the key") == 1
+    early = "cat <&3 | wc -c; echo done"
+    result = _run("wrap", "--fence", "--", "sh", "-c", early, cwd=tmp_path)
+    assert result.stdout.decode().split()[:2] == ["82", "done"]
+    assert "did not take the key" not in result.stderr.decode()
+    silent = "exit 0"
+    result = _run("conform", "--fence", "--", "sh", "-c", silent, cwd=tmp_path)
+    assert result.stderr.decode().count("did not take the key") == 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import sys
 import time
 from collections.abc import Iterable
 from typing import IO
@@ -31,6 +32,7 @@ from ..validate.report import (
 )
 from . import _arguments
 from ._conform_answers import Answers
+from ._fence_handover import KEY_NOT_TAKEN
 from ._inputs import unknown_kinds_severity, vocabulary_of
 from ._native_run import NativeStream
 from ._process import (
@@ -173,6 +175,7 @@ class AdapterRun:
                 self.answers.flush()
             if readable:
                 chunk = os.read(stdout, PIPE_READ_BYTES)
+                self._check_key_taken()
                 if not chunk:
                     break
                 self._scan(chunk)
@@ -180,6 +183,11 @@ class AdapterRun:
             self._scan(self.native.close(), mapped=True)  # a last line without a newline
         self._take(self.scanner.close())
         self.answers.close()
+
+    def _check_key_taken(self) -> None:
+        """At the first output (or the end): a key left in its pipe is drained, with a warning."""
+        if self.group.key_left_over():
+            print(f"conform: warning: {KEY_NOT_TAKEN}", file=sys.stderr, flush=True)
 
     def _scan(self, chunk: bytes, *, mapped: bool = False) -> None:
         """Scan one chunk of stdout (``mapped``: already through the native stream)."""

@@ -23,10 +23,17 @@ from typing import Any
 
 from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE
 
-__all__ = ["KEY_FD", "child_environment", "key_on_fd"]
+__all__ = ["KEY_FD", "KEY_NOT_TAKEN", "child_environment", "key_on_fd"]
 
 KEY_FD = 3
 """The command's descriptor that holds the key text (3..9, so ``sh`` can redirect it)."""
+
+
+KEY_NOT_TAKEN = (
+    f"the command did not take the key from fd {KEY_FD} before its first output (or at all);"
+    " the rest was drained, but anything it started before may have read it"
+)
+"""The warning when the key is still in its pipe at the command's first output or end."""
 
 
 def child_environment(environ: dict[str, str] | None = None) -> dict[str, str]:

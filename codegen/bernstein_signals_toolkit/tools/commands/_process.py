@@ -17,7 +17,7 @@ from typing import Any
 
 from bernstein_signals_toolkit.toolkit_errors import ToolkitError, UsageError
 
-from ._fence_handover import key_on_fd
+from ._fence_handover import KEY_FD, key_on_fd
 
 __all__ = [
     "DRAIN_SECONDS",
@@ -137,6 +137,8 @@ class ProcessGroup:
         self._wakeup = (-1, -1)
         self._previous_wakeup = -1
         self._previous: dict[int, Any] = {}
+        self._key_copy = -1
+        """Our copy of the key pipe's read end, until :meth:`key_left_over` empties it."""
 
     def __enter__(self) -> subprocess.Popen[bytes]:
         with contextlib.ExitStack() as handover:
@@ -144,6 +146,7 @@ class ProcessGroup:
             if self._key_text is not None:
                 # First, so that the self-pipe below never lands on the fd the key borrows.
                 options.update(handover.enter_context(key_on_fd(self._key_text)))
+                self._key_copy = os.dup(KEY_FD)  # not inheritable: the command gets fd 3 only
             read_end, write_end = os.pipe()
             for fd in (read_end, write_end):
                 os.set_blocking(fd, False)
@@ -176,7 +179,32 @@ class ProcessGroup:
                         pipe.close()
         self._restore()
 
+    def key_left_over(self) -> bool:
+        """Whether the command left (part of) the key in its pipe; emptied, so that nothing the
+        command starts later can read it. Once: later calls say False.
+
+        Call it at the command's first output: a compliant adapter takes the key at
+        start-up, before it prints anything. The pipe's writer is closed, so the read
+        never waits.
+        """
+        copy, self._key_copy = self._key_copy, -1
+        if copy < 0:
+            return False
+        left = False
+        try:
+            os.set_blocking(copy, False)
+            while os.read(copy, PIPE_READ_BYTES):
+                left = True
+        except OSError:
+            pass
+        finally:
+            os.close(copy)
+        return left
+
     def _restore(self) -> None:
+        if self._key_copy >= 0:
+            os.close(self._key_copy)
+            self._key_copy = -1
         signal.setitimer(signal.ITIMER_REAL, 0)
         for number, handler in self._previous.items():
             signal.signal(number, handler)

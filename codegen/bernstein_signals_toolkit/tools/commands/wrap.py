@@ -42,6 +42,7 @@ from bernstein_signals_toolkit.generator.roles import VERSION_ROLE, role_field
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
 from ..runtime_vocabulary import RuntimeVocabulary
+from ._fence_handover import KEY_NOT_TAKEN
 from ._fence_options import (
     add_allow_kinds_argument,
     add_fence_argument,
@@ -138,6 +139,8 @@ def _relay(
     while True:
         chunk = b"" if group.select([source], []) is None else os.read(source, PIPE_READ_BYTES)
         ended = not chunk
+        if fenced is not None and group.key_left_over():
+            _warn(f"warning: {KEY_NOT_TAKEN}")
         if native is not None:
             chunk = native.close() if ended else native.feed(chunk)
         if fenced is not None:
