@@ -4,8 +4,16 @@
 
 /** The fence extension's version; :data:`MAC_DOMAIN` carries it into every MAC. */
 export declare const FENCE_VERSION: 1;
-/** Environment variable holding the number (3..9) of an inherited fd that holds the key text. */
+/** Highest descriptor number a key may come on: one digit, which any shell (dash too) redirects. */
+export declare const KEY_FD_MAX: 9;
+/** Lowest descriptor number a key may come on (0..2 are the standard streams). */
+export declare const KEY_FD_MIN: 3;
+/** Environment variable: the number (KEY_FD_MIN..KEY_FD_MAX) of an inherited fd holding the key. */
 export declare const KEY_FD_VARIABLE: "BERNSTEIN_SIGNAL_KEY_FD";
+/** How long a process waits for the key on its descriptor before it warns and goes on unkeyed. */
+export declare const KEY_READ_SECONDS: 2;
+/** A key text's shape, for every message about a text that is not a key (which never quotes it). */
+export declare const KEY_SHAPE: "expected 16 hex digits, ':', 64 hex digits";
 /** Environment variable holding the key text ``<run>:<secret>``. */
 export declare const KEY_VARIABLE: "BERNSTEIN_SIGNAL_KEY";
 /** Diagnostic code: a signal of a kind outside the run's allow-list. */

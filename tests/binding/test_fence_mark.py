@@ -10,7 +10,8 @@ import hashlib
 import hmac
 import io
 import json
-from typing import Any
+import sys
+from typing import Any, Final
 
 import pytest
 from hypothesis import given, settings
@@ -239,16 +240,36 @@ def test_check_never_raises(line: str | bytes, head: str) -> None:
     assert FenceVerifier(_VECTOR_KEY).check(None).code is None
 
 
+_WHITESPACE: Final = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
+"""What the tolerant readers strip and split on (str.isspace): the padding an old reader meets."""
+
+
+def _tolerant_variants(line: str) -> list[str]:
+    """``line`` padded with each whitespace character, before, after and after the kind."""
+    head, space, rest = line.partition(" ")
+    variants = [line, line + "\n", line + "\r\n", "\t " + line + " \t\r\n"]
+    for blank in _WHITESPACE:
+        variants.append(blank + line + blank)
+        variants.append(blank * 3 + line + blank * 2 + "\r\n")
+        if space:
+            variants.append(f"{head}{blank}{rest}")
+            variants.append(f"{blank}{head} {blank}{rest}{blank}")
+    return variants
+
+
 @pytest.mark.parametrize("case", _VECTORS["marked"], ids=lambda case: case["name"])
 def test_old_readers_read_fenced_lines_as_ordinary_signals(case: dict[str, Any]) -> None:
     """The seed's tolerant parser (compat) and the unfenced readers: one extra member."""
     line = case["line"]
     expected = {**(case["payload"] or {}), MARK_FIELD: json.loads(line.split(" ", 1)[1])["_sig"]}
+    tolerant = [
+        reader(variant)
+        for variant in _tolerant_variants(line)
+        for reader in (compat.parse_signal, lambda text: parse_signal(text, lenient=True))
+    ]
     for signal in (
-        compat.parse_signal(line),
-        compat.parse_signal("  " + line + "  "),
+        *tolerant,
         parse_signal(line),
-        parse_signal(line, lenient=True),
         next(iter_signals([line])),
         next(read_signals(io.BytesIO(line.encode() + b"\n"))).signal,
     ):
@@ -261,16 +282,19 @@ def test_old_readers_read_fenced_lines_as_ordinary_signals(case: dict[str, Any])
 
 
 def test_emit_marks_with_the_process_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only lines to sys.stdout (the object it names at the call) are marked and counted."""
     key = SignalKey.generate()
     monkeypatch.setattr(fence._Process, "key", key)
     monkeypatch.setattr(fence._Process, "marker", SignalMarker(key))
-    out = io.StringIO()
-    emit("QUESTION", {"question": "Apply?"}, file=out)
+    out, log = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    emit("QUESTION", {"question": "Apply?"})
+    emit("PLAN_READY", {"path": ".sdd/plans/p.md"}, file=log)
     completed = parse_signal("BERNSTEIN:COMPLETED {}")
     assert completed is not None
     emit(completed, file=out)
     with pytest.raises(ValueError, match="already holds"):
-        emit('BERNSTEIN:COMPLETED {"_sig":"x"}', file=out)
+        emit('BERNSTEIN:COMPLETED {"_sig":"x"}')
     lines = out.getvalue().splitlines()
     verifier = FenceVerifier(key)
     verdicts = [verifier.check(line) for line in lines]
@@ -279,6 +303,7 @@ def test_emit_marks_with_the_process_key(monkeypatch: pytest.MonkeyPatch) -> Non
         ("COMPLETED", 2),
     ]
     assert len(lines) == 2
+    assert log.getvalue() == 'BERNSTEIN:PLAN_READY {"path":".sdd/plans/p.md"}\n'
     assert fence.process_key() is key
 
 

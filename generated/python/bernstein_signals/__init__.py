@@ -14,7 +14,11 @@ from .fence import (
 )
 from .fence_rules import (
     FENCE_VERSION,
+    KEY_FD_MAX,
+    KEY_FD_MIN,
     KEY_FD_VARIABLE,
+    KEY_READ_SECONDS,
+    KEY_SHAPE,
     KEY_VARIABLE,
     KIND_NOT_ALLOWED,
     MAC_DOMAIN,
@@ -96,7 +100,11 @@ __all__ = [
     "FAILED_REASON",
     "FAILED_VOCABULARY",
     "FENCE_VERSION",
+    "KEY_FD_MAX",
+    "KEY_FD_MIN",
     "KEY_FD_VARIABLE",
+    "KEY_READ_SECONDS",
+    "KEY_SHAPE",
     "KEY_VARIABLE",
     "KIND_NOT_ALLOWED",
     "MAC_DOMAIN",

@@ -11,35 +11,41 @@ prints, an agent it runs may read.
 import contextlib
 import hashlib
 import hmac
+import math
 import os
 import re
 import secrets
+import select
 import stat
 import sys
+import time
 from collections.abc import MutableMapping
 from typing import Any, Final, NoReturn
 
 from .fence_rules import (
+    KEY_FD_MAX,
+    KEY_FD_MIN,
     KEY_FD_VARIABLE,
+    KEY_READ_SECONDS,
+    KEY_SHAPE,
     KEY_VARIABLE,
     MAC_DOMAIN,
     RUN_HEX_DIGITS,
     SECRET_HEX_DIGITS,
 )
 
-__all__ = ["SignalKey", "key_from_environment"]
+__all__ = ["SignalKey", "key_from_environment", "protect_process"]
 
 _KEY_TEXT: Final = re.compile(
     f"([0-9a-f]{{{RUN_HEX_DIGITS}}}):([0-9a-f]{{{SECRET_HEX_DIGITS}}})\n?"
 )
 _RUN: Final = re.compile(f"[0-9a-f]{{{RUN_HEX_DIGITS}}}")
-_NOT_A_KEY: Final = (
-    f"not a signal key: expected {RUN_HEX_DIGITS} hex digits, ':', {SECRET_HEX_DIGITS} hex digits"
-)
-_KEY_FDS: Final = range(3, 10)
-"""Descriptors a key may come on: 3..9, so that any shell (dash included) can redirect it."""
-_MOST_KEY_BYTES: Final = RUN_HEX_DIGITS + 1 + SECRET_HEX_DIGITS + 1
-"""The key text and its optional "\\n": reading stops there, so no stream can make it read more."""
+_NOT_A_KEY: Final = f"not a signal key: {KEY_SHAPE}"
+_KEY_FDS: Final = range(KEY_FD_MIN, KEY_FD_MAX + 1)
+_KEY_BYTES: Final = RUN_HEX_DIGITS + 1 + SECRET_HEX_DIGITS
+"""The key text's length: reading stops there (plus one "\\n"), so no stream makes it read more."""
+_PR_SET_DUMPABLE: Final = 4
+"""``prctl`` option (``<linux/prctl.h>``)."""
 
 
 class SignalKey:
@@ -138,18 +144,81 @@ def _warn(problem: str) -> None:
         pass
 
 
+def protect_process() -> bool:
+    """Make this process non-dumpable (Linux ``prctl(PR_SET_DUMPABLE, 0)``): True when set.
+
+    A process holding a key must keep it from the agent it runs, which is the same
+    user: a dumpable process lets that user open its ``/proc/PID/mem`` (the key),
+    ``environ`` and ``fd/0`` (to write forged replies on its stdin). Non-dumpable,
+    those need CAP_SYS_PTRACE. The flag resets on exec, so the agent itself is not
+    affected. Elsewhere, or when the call fails, nothing happens (False).
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes  # only a process that takes a key pays for loading it
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        prctl.restype = ctypes.c_int
+        prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
+        return int(prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)) == 0
+    except (ImportError, OSError, AttributeError, TypeError, ValueError):
+        return False
+
+
+def _wait_readable(number: int, deadline: float) -> bool:
+    """Whether ``number`` has data or EOF by ``deadline`` (polled once if it is past).
+
+    Without poll (not POSIX) a read cannot be bounded in time: assume it is ready.
+    """
+    if not hasattr(select, "poll"):
+        return True
+    poller = select.poll()
+    poller.register(number, select.POLLIN)
+    while True:
+        left = max(0.0, deadline - time.monotonic())
+        if poller.poll(math.ceil(left * 1000)):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+
+
+def _read_key_bytes(number: int) -> bytes:
+    """The key's bytes, then what is already there of the rest, at most 2 bytes.
+
+    Reads only when poll says there is something, and waits KEY_READ_SECONDS at
+    most in all (then ValueError), so a writer that keeps its end open, whether it
+    wrote nothing, too little or the whole key, cannot hang the import. The rest
+    is the optional "\\n" and EOF: anything else there makes the text no key.
+    """
+    deadline = time.monotonic() + KEY_READ_SECONDS
+    data = b""
+    while len(data) < _KEY_BYTES and b"\n" not in data:
+        if not _wait_readable(number, deadline):
+            raise ValueError(
+                f"{KEY_FD_VARIABLE} names fd {number}, which gave no whole key"
+                f" within {KEY_READ_SECONDS} s (its writer did not close it)"
+            )
+        chunk = os.read(number, _KEY_BYTES - len(data))
+        if not chunk:
+            return data
+        data += chunk
+    rest = b""
+    while len(rest) < 2 and _wait_readable(number, time.monotonic()):
+        chunk = os.read(number, 2 - len(rest))
+        if not chunk:
+            break
+        rest += chunk
+    return data + rest
+
+
 def _read_key_fd(number: int) -> str:
     """The key text on an inherited descriptor, which is closed after: OSError or ValueError."""
     try:
         mode = os.fstat(number).st_mode
         if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)):
             raise ValueError(f"{KEY_FD_VARIABLE} names fd {number}, which is not a pipe or file")
-        data = b""
-        while len(data) < _MOST_KEY_BYTES and b"\n" not in data:
-            chunk = os.read(number, _MOST_KEY_BYTES + 1 - len(data))
-            if not chunk:
-                break
-            data += chunk
+        data = _read_key_bytes(number)
     finally:
         with contextlib.suppress(OSError):
             os.close(number)
@@ -165,7 +234,7 @@ def _key_text(fd_text: str | None, text: str | None) -> tuple[str, str]:
         return KEY_VARIABLE, text or ""
     number = int(fd_text) if fd_text.isascii() and fd_text.isdigit() and len(fd_text) == 1 else -1
     if number not in _KEY_FDS:
-        raise ValueError(f"{KEY_FD_VARIABLE} is not a descriptor number 3..9")
+        raise ValueError(f"{KEY_FD_VARIABLE} is not a descriptor number {KEY_FD_MIN}..{KEY_FD_MAX}")
     try:
         return f"the text on fd {number} ({KEY_FD_VARIABLE})", _read_key_fd(number)
     except OSError as exc:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any, Final, NamedTuple
 
 from ._canonical_json import dump_canonical
-from ._fence_key import SignalKey, key_from_environment
+from ._fence_key import SignalKey, key_from_environment, protect_process
 from .fence_rules import (
     KIND_NOT_ALLOWED,
     MARK_FIELD,
@@ -232,17 +232,39 @@ class _Process:
     marker: SignalMarker | None = None
 
 
+def _forget_key_in_child() -> None:
+    """After ``os.fork()`` the child has no key: it writes unmarked lines.
+
+    Parent and child would count the same sequence numbers: the child's lines
+    would use up numbers the parent then writes again, and the verifier drops the
+    parent's (its real terminal among them) as replays. Unmarked, the child's
+    lines are refused loudly (BS601) instead.
+    """
+    _Process.key = None
+    _Process.marker = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_key_in_child)
+
+
 def take_process_key(environ: MutableMapping[str, str] = os.environ) -> SignalKey | None:
     """Take the key from ``environ`` (removing both variables, closing the descriptor).
 
     A key found becomes the process key (a bad one: a one-line warning on stderr,
-    and the process has no key); with neither variable set nothing changes.
-    Returns the process key. The package calls it once, at import.
+    and the process has no key), and the process is made non-dumpable
+    (:func:`._fence_key.protect_process`: on Linux no other process of the user,
+    the agent included, reads the key from its memory or writes to its stdin
+    through ``/proc``); with neither variable set nothing changes. Returns the
+    process key. The package calls it once, at import; a child made by
+    ``os.fork()`` has no key.
     """
     found, key = key_from_environment(environ)
     if found:
         _Process.key = key
         _Process.marker = None if key is None else SignalMarker(key)
+        if key is not None:
+            protect_process()
     return _Process.key
 
 

@@ -13,7 +13,11 @@ from typing import Final
 
 __all__ = [
     "FENCE_VERSION",
+    "KEY_FD_MAX",
+    "KEY_FD_MIN",
     "KEY_FD_VARIABLE",
+    "KEY_READ_SECONDS",
+    "KEY_SHAPE",
     "KEY_VARIABLE",
     "KIND_NOT_ALLOWED",
     "MAC_DOMAIN",
@@ -33,16 +37,27 @@ MARK_FIELD: Final = "_sig"
 KEY_VARIABLE: Final = "BERNSTEIN_SIGNAL_KEY"
 """Environment variable holding the key text ``<run>:<secret>``."""
 KEY_FD_VARIABLE: Final = "BERNSTEIN_SIGNAL_KEY_FD"
-"""Environment variable holding the number (3..9) of an inherited fd that holds the key text.
+"""Environment variable: the number (KEY_FD_MIN..KEY_FD_MAX) of an inherited fd holding the key.
 
 Preferred to :data:`KEY_VARIABLE`: ``/proc/PID/environ`` keeps a process's start-up
 environment after ``unset``, while a pipe read once is empty."""
+KEY_FD_MIN: Final = 3
+"""Lowest descriptor number a key may come on (0..2 are the standard streams)."""
+KEY_FD_MAX: Final = 9
+"""Highest descriptor number a key may come on: one digit, which any shell (dash too) redirects."""
+KEY_READ_SECONDS: Final = 2
+"""How long a process waits for the key on its descriptor before it warns and goes on unkeyed.
+
+The orchestrator writes the key before it starts the process, so a wait means a
+writer that never finishes: the process must not hang at start-up."""
 MAC_DOMAIN: Final = "bernstein-signals fence 1"
 """The first line of every MAC message: a mark of this version means nothing elsewhere."""
 RUN_HEX_DIGITS: Final = 16
 """Lowercase hex digits of the run nonce (8 random bytes; not secret)."""
 SECRET_HEX_DIGITS: Final = 64
 """Lowercase hex digits of the secret (32 random bytes): the HMAC-SHA256 key."""
+KEY_SHAPE: Final = f"expected {RUN_HEX_DIGITS} hex digits, ':', {SECRET_HEX_DIGITS} hex digits"
+"""A key text's shape, for every message about a text that is not a key (which never quotes it)."""
 MAX_SEQUENCE: Final = 2**53 - 1
 """Largest sequence number; every binding (JavaScript numbers included) counts exactly to it."""
 UNAUTHENTICATED_PREFIX: Final = "[unauthenticated] "

@@ -129,9 +129,15 @@ def emit(
     ValueError for a ``BERNSTEIN:`` line that does not parse or bytes that are
     not UTF-8, TypeError for a payload beside a whole signal.
 
-    When the process took a fence key at start-up (:func:`.fence.take_process_key`),
-    the line is marked (``"_sig"``, :meth:`.fence.SignalMarker.mark`), and a
-    payload that already holds ``_sig`` is a ValueError.
+    When the process took a fence key at start-up (:func:`.fence.take_process_key`)
+    and the line goes to stdout (``file`` None, or the very object ``sys.stdout``
+    names at the call: the stream the orchestrator reads), the line is marked
+    (``"_sig"``, :meth:`.fence.SignalMarker.mark`), and a payload that already
+    holds ``_sig`` is a ValueError. A line to any other file is written unmarked
+    and takes no sequence number: a marked line in a log the agent may print
+    would be a valid signal (mark such a line with your own
+    :class:`.fence.SignalMarker` if you must). ``contextlib.redirect_stdout``
+    replaces ``sys.stdout``, so lines to the replacement are marked.
 
     The flush matters: a block-buffered pipe would otherwise hold a QUESTION
     back while the adapter waits for its answer.
@@ -140,7 +146,7 @@ def emit(
     stream = sys.stdout if file is None else file
     from .fence import _process_marker  # fence builds on format_signal: imported when called
 
-    marker = _process_marker()
+    marker = _process_marker() if stream is sys.stdout else None
     if marker is None:
         stream.write(format_signal(*parts) + "\n")
         stream.flush()
