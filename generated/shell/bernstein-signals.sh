@@ -1831,14 +1831,14 @@ _bsig_raw_surrogate() {
 # digits and a decimal exponent from -307 (a decimal of that many
 # digits reads back from its double unchanged, so its own digits are the
 # shortest); past that _bsig_jerr says why. A double must not round to infinity.
-# The text left (_bsig_s) is at most 4557 characters (the longest
+# The text left (_bsig_s) is at most _bsig_jnmax characters (the longest
 # integer, inside the deepest nesting): pattern expansions on longer text take
 # quadratic time in some shells (bash), so longer text is refused first.
 _bsig_jnum() {
-  if [ "${#_bsig_s}" -gt 4557 ]; then
+  if [ "${#_bsig_s}" -gt "$_bsig_jnmax" ]; then
     _bsig_jtok=$_bsig_s
     _bsig_jcut
-    _bsig_jerr="number $_bsig_x has more than 4557 characters: the shell helpers refuse it; write at most 15 significant digits, or an integer of at most 4300 digits"
+    _bsig_jerr="number $_bsig_x has more than $_bsig_jnmax characters: the shell helpers refuse it; write at most 15 significant digits, or an integer of at most 4300 digits"
     return 1
   fi
   _bsig_q=${_bsig_s%%[!0123456789eE.+-]*}
@@ -1887,6 +1887,10 @@ _bsig_jnum() {
   fi
   _bsig_double
 }
+
+# The longest number text: a sign and the longest integer, a bracket and a
+# space on each side of each level of the deepest nesting.
+_bsig_jnmax=$((4300 + 1 + 4 * (63 + 1)))
 
 # _bsig_finite: is the number in _bsig_ni._bsig_nf e _bsig_es _bsig_ne below
 # the least value a double rounds to infinity (as Python's float() decides)?
@@ -2854,20 +2858,24 @@ _bsig_help_emit() {
 
 Emit BERNSTEIN:KIND with the given fields, for any kind and for extras.
 key=value makes a JSON string. key:=JSON takes one JSON value on one line
-and writes it in the canonical form (as format_signal does): no white space,
+and writes it in the canonical form, as format_signal does: no white space,
 strings re-escaped, object keys sorted by UTF-16 code units at every depth
-(an object of more than 64 members must come sorted; a key
-twice is refused), integers as their digits (-0 is 0), numbers with a
+(a key twice is refused; an object of more than 64 members
+must come sorted), integers as their digits (-0 is 0), numbers with a
 fraction or an exponent as doubles (1.0 is 1, 1e21 is 1e+21). A double is
 written exactly when it has at most 15 significant digits and is
-zero or at least 1e-307 in size; any other is
-refused (write at most 15 digits, or an integer). :=JSON alone (no
-key) is the whole payload: one JSON object, {} included. Keys of key=value
-and key:=JSON are lower_snake_case, at most once each. With no field the
-line has no payload. --known refuses a KIND this library does not know
-(BLOCKED, COMPLETED, FAILED, PLAN_DRAFT, PLAN_READY, QUESTION); without it any ALL-CAPS KIND is written, for kinds newer
-than the library. The payload is not checked against the kind'"'"'s schema:
-the kind'"'"'s own function does that.'
+zero or at least 1e-307 in size; any other is refused: write
+at most 15 digits, or an integer. :=JSON alone (no key) is the
+whole payload: one JSON object, {} included. Keys of key=value and
+key:=JSON are lower_snake_case, at most once each. With no field the line
+has no payload.
+
+--known refuses a KIND this library does not know, and checks the JSON type
+of each field the kind'"'"'s schema declares. Known kinds:
+  BLOCKED, COMPLETED, FAILED, PLAN_DRAFT, PLAN_READY, QUESTION
+Without --known any ALL-CAPS KIND is written, for kinds newer than the
+library. The payload'"'"'s other rules (lengths, patterns, required fields) are
+not checked: the kind'"'"'s own function does that.'
 }
 
 # shellcheck disable=SC2016 # help text, printed as it is

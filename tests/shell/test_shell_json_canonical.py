@@ -22,7 +22,6 @@ from bernstein_signals_toolkit.generator.shell_help import (
     FLOAT_DIGITS,
     FLOAT_EXPONENT_MIN,
     MAX_SORTED_MEMBERS,
-    max_number_text,
 )
 from linear_support import assert_linear
 from shell_support import LIBRARY, UTF8, run, shell_command
@@ -223,8 +222,8 @@ def test_doubles_it_cannot_round_are_refused_with_the_reason(shell: str) -> None
 
 
 def test_long_number_text_is_refused_up_front(shell: str) -> None:
-    """Past max_number_text() characters a number is refused before any pattern expansion."""
-    longest = max_number_text()
+    """Past the longest integer in the deepest nesting a number is refused before it is read."""
+    longest = MAX_INTEGER_DIGITS + 1 + 4 * MAX_NESTING_DEPTH
     deep = (
         "[ " * (MAX_NESTING_DEPTH - 1)
         + "-"

@@ -24,7 +24,6 @@ __all__ = [
     "fixed_help",
     "help_text",
     "help_texts",
-    "max_number_text",
     "role_markers",
     "usage",
 ]
@@ -40,19 +39,6 @@ subnormal range doubles hold fewer digits."""
 MAX_SORTED_MEMBERS = 64
 """The most members a ``key:=JSON`` object may have with its keys out of
 order: the shell sorts them by insertion, so the cost stays bounded."""
-
-
-def max_number_text() -> int:
-    """The most characters of ``key:=JSON`` text, between commas and outside strings,
-    that may hold a number: the longest integer and its sign inside the deepest nesting
-    (a bracket and a space on each side of each level), from the binding's limits. The
-    shell refuses a longer one up front: its pattern expansions take quadratic time."""
-    from .emitters._templates import python_runtime_module  # the emitters import this module
-
-    limits = python_runtime_module("limits")
-    digits: int = limits.MAX_INTEGER_DIGITS
-    depth: int = limits.MAX_NESTING_DEPTH
-    return digits + 1 + 4 * depth
 
 
 class FixedHelper(NamedTuple):
@@ -77,20 +63,24 @@ FIXED_HELPERS = (
 
 Emit @PREFIX@KIND with the given fields, for any kind and for extras.
 key=value makes a JSON string. key:=JSON takes one JSON value on one line
-and writes it in the canonical form (as format_signal does): no white space,
+and writes it in the canonical form, as format_signal does: no white space,
 strings re-escaped, object keys sorted by UTF-16 code units at every depth
-(an object of more than @MAX_SORTED_MEMBERS@ members must come sorted; a key
-twice is refused), integers as their digits (-0 is 0), numbers with a
+(a key twice is refused; an object of more than @MAX_SORTED_MEMBERS@ members
+must come sorted), integers as their digits (-0 is 0), numbers with a
 fraction or an exponent as doubles (1.0 is 1, 1e21 is 1e+21). A double is
 written exactly when it has at most @FLOAT_DIGITS@ significant digits and is
-zero or at least 1e@FLOAT_EXPONENT_MIN@ in size; any other is
-refused (write at most @FLOAT_DIGITS@ digits, or an integer). :=JSON alone (no
-key) is the whole payload: one JSON object, {} included. Keys of key=value
-and key:=JSON are lower_snake_case, at most once each. With no field the
-line has no payload. --known refuses a KIND this library does not know
-(@KIND_NAMES_LIST@); without it any ALL-CAPS KIND is written, for kinds newer
-than the library. The payload is not checked against the kind's schema:
-the kind's own function does that.""",
+zero or at least 1e@FLOAT_EXPONENT_MIN@ in size; any other is refused: write
+at most @FLOAT_DIGITS@ digits, or an integer. :=JSON alone (no key) is the
+whole payload: one JSON object, {} included. Keys of key=value and
+key:=JSON are lower_snake_case, at most once each. With no field the line
+has no payload.
+
+--known refuses a KIND this library does not know, and checks the JSON type
+of each field the kind's schema declares. Known kinds:
+  @KIND_NAMES_LIST@
+Without --known any ALL-CAPS KIND is written, for kinds newer than the
+library. The payload's other rules (lengths, patterns, required fields) are
+not checked: the kind's own function does that.""",
     ),
     FixedHelper(
         "run",
@@ -172,7 +162,6 @@ def emit_markers(vocabulary: Vocabulary) -> dict[str, str]:
         "@FLOAT_DIGITS@": str(FLOAT_DIGITS),
         "@FLOAT_EXPONENT_MIN@": str(FLOAT_EXPONENT_MIN),
         "@MAX_SORTED_MEMBERS@": str(MAX_SORTED_MEMBERS),
-        "@MAX_NUMBER_TEXT@": str(max_number_text()),
         "@KIND_FIELD_TYPES@": "\n".join(
             f"    {kind.name}.{prop.name}) _bsig_y=' {' '.join(prop.types)} ' ;;"
             for kind in sorted(vocabulary.kinds, key=lambda kind: kind.name)

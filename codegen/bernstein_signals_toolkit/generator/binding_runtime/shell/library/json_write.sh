@@ -11,14 +11,14 @@
 # digits and a decimal exponent from @FLOAT_EXPONENT_MIN@ (a decimal of that many
 # digits reads back from its double unchanged, so its own digits are the
 # shortest); past that _bsig_jerr says why. A double must not round to infinity.
-# The text left (_bsig_s) is at most @MAX_NUMBER_TEXT@ characters (the longest
+# The text left (_bsig_s) is at most _bsig_jnmax characters (the longest
 # integer, inside the deepest nesting): pattern expansions on longer text take
 # quadratic time in some shells (bash), so longer text is refused first.
 _bsig_jnum() {
-  if [ "${#_bsig_s}" -gt @MAX_NUMBER_TEXT@ ]; then
+  if [ "${#_bsig_s}" -gt "$_bsig_jnmax" ]; then
     _bsig_jtok=$_bsig_s
     _bsig_jcut
-    _bsig_jerr="number $_bsig_x has more than @MAX_NUMBER_TEXT@ characters: the shell helpers refuse it; write at most @FLOAT_DIGITS@ significant digits, or an integer of at most @MAX_INTEGER_DIGITS@ digits"
+    _bsig_jerr="number $_bsig_x has more than $_bsig_jnmax characters: the shell helpers refuse it; write at most @FLOAT_DIGITS@ significant digits, or an integer of at most @MAX_INTEGER_DIGITS@ digits"
     return 1
   fi
   _bsig_q=${_bsig_s%%[!0123456789eE.+-]*}
@@ -67,6 +67,10 @@ _bsig_jnum() {
   fi
   _bsig_double
 }
+
+# The longest number text: a sign and the longest integer, a bracket and a
+# space on each side of each level of the deepest nesting.
+_bsig_jnmax=$((@MAX_INTEGER_DIGITS@ + 1 + 4 * (@MAX_VALUE_DEPTH@ + 1)))
 
 # _bsig_finite: is the number in _bsig_ni._bsig_nf e _bsig_es _bsig_ne below
 # the least value a double rounds to infinity (as Python's float() decides)?
