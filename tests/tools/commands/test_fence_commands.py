@@ -154,6 +154,22 @@ def test_validate_key_file_errors_are_one_line_and_never_show_the_content(tmp_pa
     )
 
 
+@pytest.mark.parametrize("fence", [["--key-file", "KEY"], ["--allow-kinds", "COMPLETED"]])
+def test_lenient_with_the_fence_is_refused(tmp_path: Path, fence: list[str]) -> None:
+    """A lenient reading strips the line; the mark covers the canonical line only."""
+    _, key_file = _log(tmp_path)
+    lenient = tmp_path / "lenient.log"
+    marked = SignalMarker(KEY).mark("COMPLETED")
+    lenient.write_text("  " + marked + "\t\n")
+    fence = [str(key_file) if part == "KEY" else part for part in fence]
+    _one_line_error(_cli("validate", "--lenient", *fence, str(lenient)), "--lenient")
+    with pytest.raises(ValueError, match="--lenient"):
+        conformance_report([marked], key=KEY, lenient=True)
+    # Without --lenient the stripped-looking line is refused (BS601), never accepted.
+    report = conformance_report(["  " + marked + "\t"], key=KEY)
+    assert report.signals == []
+
+
 def test_allow_kinds_refuses_unknown_kinds_naming_the_valid_ones(tmp_path: Path) -> None:
     log, _ = _log(tmp_path)
     line = _one_line_error(_cli("validate", "--allow-kinds", "COMPLETED,DONE", str(log)), "DONE")

@@ -10,6 +10,7 @@ from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
 from ..validate import formats
+from ..validate.check_options import LENIENT_WITH_FENCE
 from ..validate.codes import CODES, Severity, lookup, select_codes
 from ..validate.output import Output, output_for
 from ..validate.payload_file import payload_report
@@ -170,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--payload checks one file (or -)")
     if args.payload is not None and (args.key_file is not None or args.allow_kinds is not None):
         raise UsageError("--key-file and --allow-kinds check a stream, not a --payload file")
+    if args.lenient and (args.key_file is not None or args.allow_kinds is not None):
+        raise UsageError(LENIENT_WITH_FENCE)
 
     color = args.format == "text" and _use_color(args.color)
     with output_for(args.format, color=color) as output:

@@ -11,7 +11,13 @@ from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 from ..runtime_vocabulary import RuntimeVocabulary
 from .codes import Severity
 
-__all__ = ["CheckOptions", "check_options"]
+__all__ = ["LENIENT_WITH_FENCE", "CheckOptions", "check_options"]
+
+LENIENT_WITH_FENCE = (
+    "--lenient does not go with --key-file or --allow-kinds: the fence accepts only lines"
+    " in canonical form, as the binding's fenced readers do"
+)
+"""Why a lenient, fenced check is refused: a lenient reading strips the line the mark covers."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,10 @@ class CheckOptions:
     signals; others are BS601 (BS602 replayed)."""
     allow_kinds: frozenset[str] | None = None
     """``--allow-kinds``: a signal of any other kind is BS603; None: every kind."""
+
+    def __post_init__(self) -> None:
+        if self.lenient and (self.key is not None or self.allow_kinds is not None):
+            raise ValueError(LENIENT_WITH_FENCE)
 
 
 def check_options(options: CheckOptions | None, fields: dict[str, Any]) -> CheckOptions:
