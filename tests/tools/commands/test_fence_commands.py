@@ -154,6 +154,24 @@ def test_validate_key_file_errors_are_one_line_and_never_show_the_content(tmp_pa
     )
 
 
+@pytest.mark.timeout(60)
+def test_key_file_that_is_no_regular_file_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A FIFO nobody writes would hang open() and read(); a directory or /dev/zero too."""
+    log, _ = _log(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (str(fifo), str(tmp_path), "/dev/zero"):
+        _one_line_error(_cli("validate", "--key-file", path, str(log)), "not a regular file")
+
+
+def test_key_file_allows_one_newline_as_a_key_descriptor_does(tmp_path: Path) -> None:
+    log, key_file = _log(tmp_path)
+    for ending, status in ((b"", 1), (b"\n", 1), (b"\r\n", 2), (b"\n\n", 2), (b" ", 2)):
+        key_file.write_bytes(KEY.text().encode() + ending)
+        result = _cli("validate", "--key-file", str(key_file), str(log))
+        assert result.returncode == status, (ending, result.stderr)
+
+
 @pytest.mark.parametrize("fence", [["--key-file", "KEY"], ["--allow-kinds", "COMPLETED"]])
 def test_lenient_with_the_fence_is_refused(tmp_path: Path, fence: list[str]) -> None:
     """A lenient reading strips the line; the mark covers the canonical line only."""
