@@ -16,6 +16,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from bernstein_signals import (
     KEY_FD_VARIABLE,
@@ -25,7 +27,7 @@ from bernstein_signals import (
     SignalKey,
     iter_signals,
 )
-from bernstein_signals._fence_key import protect_process
+from bernstein_signals._fence_key import _read_key_bytes, protect_process
 
 _ENV = {name: value for name, value in os.environ.items() if not name.startswith("BERNSTEIN_")}
 _LINUX = sys.platform.startswith("linux")
@@ -116,7 +118,7 @@ def test_protect_process_is_a_no_op_off_linux(monkeypatch: pytest.MonkeyPatch) -
 def test_protect_process_sets_the_flag_and_exec_resets_it() -> None:
     code = """
         import ctypes, subprocess, sys
-        from bernstein_signals._fence_key import protect_process
+        from bernstein_signals._fence_key import _read_key_bytes, protect_process
         get = lambda: ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
         before = get()
         done = protect_process()
@@ -237,3 +239,28 @@ def test_a_key_descriptor_whose_writer_stays_open_never_hangs_the_import(
         assert "ab" * 10 not in warnings[0]
         if not written:
             assert f"gave no whole key within {KEY_READ_SECONDS} s" in warnings[0]
+
+
+_KEY_BYTES = len("0123456789abcdef:" + "ab" * 32)
+
+
+@settings(max_examples=300)
+@given(data=st.binary(max_size=3 * _KEY_BYTES), writer_open=st.booleans())
+def test_the_key_read_takes_the_keys_length_and_two_bytes_at_most(
+    data: bytes, writer_open: bool
+) -> None:
+    """Whatever is on the pipe, and whether its writer closed it: data[:81 + 2], at once.
+
+    (Cases that would wait out KEY_READ_SECONDS are the subprocess test's.)
+    """
+    assume(not writer_open or len(data) >= _KEY_BYTES or b"\n" in data)
+    reader, writer = os.pipe()
+    try:
+        os.write(writer, data)
+        if not writer_open:
+            os.close(writer)
+        assert _read_key_bytes(reader) == data[: _KEY_BYTES + 2]
+    finally:
+        os.close(reader)
+        if writer_open:
+            os.close(writer)
