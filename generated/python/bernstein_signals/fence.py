@@ -14,7 +14,10 @@ Start-up: importing the package calls :func:`take_process_key` once. It runs at
 import, before adapter code can start a child, so that neither
 ``BERNSTEIN_SIGNAL_KEY`` nor ``BERNSTEIN_SIGNAL_KEY_FD`` (nor the descriptor) is
 inherited by the agent or anything else the adapter starts; :func:`.formatting.emit`
-then marks with the key taken.
+then marks, with the key taken, the lines it writes to ``sys.stdout``. Holding a
+key, the process is non-dumpable on Linux (its agent cannot read the key or
+write to its stdin through ``/proc``), and a child made by ``os.fork()`` drops
+the key rather than count the parent's sequence numbers again.
 """
 
 import hmac
