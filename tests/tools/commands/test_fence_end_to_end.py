@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 
 from bernstein_signals import SignalKey, parse_signal, read_signals
 from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, UNAUTHENTICATED_PREFIX
+from bernstein_signals_toolkit.tools.validate import conformance_report
 from shell_support import LIBRARY, SHELLS, shell_command
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -285,3 +287,70 @@ def test_a_key_the_command_did_not_take_is_drained_at_its_first_output(tmp_path:
     silent = "exit 0"
     result = _run("conform", "--fence", "--", "sh", "-c", silent, cwd=tmp_path)
     assert result.stderr.decode().count("did not take the key") == 1
+
+
+OUTER = SignalKey.parse("0123456789abcdef:" + "ab" * 32)
+
+
+@pytest.mark.timeout(120)
+def test_wrap_inside_a_fenced_run_marks_what_it_relays_and_its_own_terminal(
+    tmp_path: Path,
+) -> None:
+    """wrap took the outer key at import: the inner adapter's accepted lines and wrap's
+    terminal are marked with it, so the outer orchestrator accepts them."""
+    inner = (
+        "import bernstein_signals as b; b.emit('BLOCKED', {'reason': 'inner'});"
+        " print('BERNSTEIN:COMPLETED')"
+    )
+    adapter = [sys.executable, "-c", inner]
+    result = subprocess.run(
+        [sys.executable, "-c", _DRIVER, KEY.text(), "wrap", "--fence", "--", *adapter],
+        input=b"",
+        capture_output=True,
+        cwd=tmp_path,
+        env={**os.environ, KEY_VARIABLE: OUTER.text()},
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    report = conformance_report(lines, key=OUTER)
+    assert [str(s.signal.kind) for s in report.signals] == ["BLOCKED", "COMPLETED"]
+    assert report.signals[0].signal.payload == {"reason": "inner"}
+    assert UNAUTHENTICATED_PREFIX + "BERNSTEIN:COMPLETED" in lines  # the forged one
+    assert not [d for d in report.diagnostics if d.code == "BS601" and d.line != 2]
+
+
+def test_wrap_allow_kinds_must_allow_the_terminals_it_appends(tmp_path: Path) -> None:
+    result = _run("wrap", "--allow-kinds", "FAILED,QUESTION", "--", "true", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert "COMPLETED" in result.stderr.decode()
+
+
+_DUMPABLE_DRIVER = (
+    "import ctypes, sys\n"
+    "from bernstein_signals_toolkit.cli import main\n"
+    "status = main(sys.argv[1:])\n"
+    "print('dumpable', ctypes.CDLL(None).prctl(3, 0, 0, 0, 0), file=sys.stderr)\n"
+    "sys.exit(status)\n"
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("command", ["wrap", "conform"])
+def test_a_fenced_command_is_not_dumpable(command: str, tmp_path: Path) -> None:
+    """wrap/conform holding a key are not dumpable (PR_GET_DUMPABLE after the run), so no
+    other process of the user reads their memory or writes to their stdin through /proc.
+    Unfenced, they stay dumpable."""
+    for fence, seen in ((["--fence"], "dumpable 0"), ([], "dumpable 1")):
+        result = subprocess.run(
+            [sys.executable, "-c", _DUMPABLE_DRIVER, command, *fence, "--", "true"],
+            input=b"",
+            capture_output=True,
+            cwd=tmp_path,
+            check=False,
+            timeout=120,
+        )
+        assert seen in result.stderr.decode().splitlines(), (fence, result.stderr)

@@ -7,7 +7,8 @@ them, so the rule is about the prefix, not about what one reader would take:
 
 - a line the fence accepts (it starts with the prefix and is marked for this
   run) is relayed as its canonical line WITHOUT the mark (canonical JSON escapes
-  every line break, so no reader finds a second line in it);
+  every line break, so no reader finds a second line in it), or marked anew with
+  the key of the fenced run wrap itself runs in (nesting);
 - in every other line, each occurrence of the prefix, wherever it is, gets
   ``UNAUTHENTICATED_PREFIX`` right before it, and the line gets one diagnostic on
   stderr (BS601, or the fence's BS602/BS603). No piece of the output after any
@@ -29,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from bernstein_signals import FenceVerifier, StreamSignal
+from bernstein_signals import FenceVerifier, SignalMarker, StreamSignal
 from bernstein_signals.fence_rules import UNAUTHENTICATED_PREFIX, UNAUTHENTICATED_SIGNAL
 from bernstein_signals.scanning import strip_terminator
 
@@ -64,9 +65,12 @@ class FencedRelay:
         warn: Callable[[str], None],
         *,
         key_text: str | None = None,
+        marker: SignalMarker | None = None,
     ) -> None:
         """``warn``: gets one line (no newline) per refused line, for stderr. ``key_text``:
-        the run's key, masked wherever the command prints it."""
+        the run's key, masked wherever the command prints it. ``marker``: the key of a
+        fenced run wrap itself is part of, which marks the accepted lines it relays."""
+        self._marker = marker
         self._verifier = verifier
         self._vocabulary = vocabulary
         self._prefix = vocabulary.prefix.encode("utf-8")
@@ -184,7 +188,10 @@ class FencedRelay:
         self._held.clear()
 
     def _unmarked(self, signal: StreamSignal, body: bytes) -> bytes:
-        """The accepted signal's line without its mark, as the adapter would write it unfenced."""
+        """The accepted signal's line without its mark, as the adapter would write it unfenced
+        (or marked for the run wrap is part of)."""
+        if self._marker is not None:
+            return self._marker.mark(signal.kind, signal.payload or None).encode("utf-8")
         try:
             line = self._vocabulary.format_signal(
                 signal.kind, signal.payload or None, validate=False

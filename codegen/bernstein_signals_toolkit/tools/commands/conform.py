@@ -57,6 +57,7 @@ from collections.abc import Iterator
 from typing import IO, NamedTuple
 
 from bernstein_signals import SignalKey
+from bernstein_signals._fence_key import protect_process
 from bernstein_signals._native_claude import ClaudeStreamJsonParser
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
@@ -293,6 +294,8 @@ def run(args: argparse.Namespace) -> int:
     refuse_native_fence(args)
     allow_kinds = allow_kinds_of(args, vocabulary)
     key = SignalKey.generate() if args.fence else None
+    if key is not None:
+        protect_process()  # no process of the user reads the key from our memory
     cli = native_of(args)
     if cli is None and args.prompt is not None:
         raise UsageError("--prompt needs --native claude")

@@ -36,7 +36,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from bernstein_signals import FenceVerifier, SignalKey
+from bernstein_signals import FenceVerifier, SignalKey, SignalMarker, process_key
+from bernstein_signals._fence_key import protect_process
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 from bernstein_signals_toolkit.generator.roles import VERSION_ROLE, role_field
 from bernstein_signals_toolkit.toolkit_errors import UsageError
@@ -91,12 +92,15 @@ class _Terminals:
     stamps: dict[str, str]
     """Kind -> its field with role vocabulary-version, for the kinds that have one."""
 
-    def line(self, reason: str | None) -> str:
+    def line(self, reason: str | None, marker: SignalMarker | None = None) -> str:
+        """``marker``: the key of the fenced run wrap runs in, if any."""
         kind = "COMPLETED" if reason is None else "FAILED"
         payload: dict[str, str] = {} if reason is None else {self.reason: reason}
         if kind in self.stamps:
             # wrap built this line, so it speaks for the vocabulary wrap runs with.
             payload[self.stamps[kind]] = self.vocabulary.version
+        if marker is not None:
+            return marker.mark(kind, payload or None)
         return self.vocabulary.format_signal(kind, payload or None)
 
 
@@ -170,7 +174,15 @@ def run(args: argparse.Namespace) -> int:
     terminals = _terminals(vocabulary)
     refuse_native_fence(args)
     allow_kinds = allow_kinds_of(args, vocabulary)
+    if allow_kinds is not None and not {"COMPLETED", "FAILED"} <= allow_kinds:
+        raise UsageError(
+            "--allow-kinds: wrap ends every run with COMPLETED or FAILED, so it must allow both"
+        )
+    outer = process_key()  # taken at import: wrap is itself an adapter of a fenced run
+    marker = None if outer is None else SignalMarker(outer)
     key = SignalKey.generate() if args.fence else None
+    if key is not None:
+        protect_process()  # no process of the user reads the key from our memory
     fenced = None
     if key is not None or allow_kinds is not None:
         verifier = FenceVerifier(key, allow_kinds)
@@ -180,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
             DEFAULT_MAX_LINE_BYTES,
             _warn,
             key_text=None if key is None else key.text(),
+            marker=marker,
         )
     cli = native_of(args)
     if cli is not None:
@@ -207,5 +220,5 @@ def run(args: argparse.Namespace) -> int:
         else:
             reason = None if returncode == 0 else exit_reason(returncode)
         prefix = b"" if last == b"\n" else b"\n"
-        write_all(sys.stdout.fileno(), prefix + terminals.line(reason).encode() + b"\n")
+        write_all(sys.stdout.fileno(), prefix + terminals.line(reason, marker).encode() + b"\n")
     return group.exit_status(returncode)
