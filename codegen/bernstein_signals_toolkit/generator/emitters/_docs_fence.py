@@ -14,27 +14,21 @@ __all__ = ["fence_section"]
 
 _CONSTANTS = (
     ("MARK_FIELD", "The reserved payload member that carries the mark."),
-    ("KEY_FD_VARIABLE", "Names an inherited descriptor (3..9) holding the key text; preferred."),
+    ("KEY_FD_VARIABLE", "Names an inherited descriptor holding the key text; preferred."),
+    ("KEY_FD_MIN", "The lowest descriptor number a key may come on."),
+    ("KEY_FD_MAX", "The highest descriptor number a key may come on (one digit: any shell)."),
+    ("KEY_READ_SECONDS", "How long a process waits for the key on its descriptor, then warns."),
     ("KEY_VARIABLE", "Holds the key text."),
+    ("KEY_SHAPE", "What every message about a text that is no key says (never quoting it)."),
     ("MAC_DOMAIN", "The first line of every MAC message; it carries the version."),
     ("RUN_HEX_DIGITS", "Lowercase hex digits of the run nonce."),
     ("SECRET_HEX_DIGITS", "Lowercase hex digits of the secret (the HMAC-SHA256 key)."),
     ("MAX_SEQUENCE", "The largest sequence number."),
-    ("UNAUTHENTICATED_PREFIX", "What `wrap --fence` puts before a refused signal line."),
+    ("UNAUTHENTICATED_PREFIX", "What `wrap --fence` puts before a refused signal prefix."),
 )
-_CODES = (
-    (
-        "UNAUTHENTICATED_SIGNAL",
-        "unauthenticated-signal",
-        "not marked, marked for another run, a bad mark, or not in canonical form",
-    ),
-    (
-        "REPLAYED_SIGNAL",
-        "replayed-signal",
-        "a sequence number not above the last accepted one",
-    ),
-    ("KIND_NOT_ALLOWED", "kind-not-allowed", "authenticated, but outside the allow-list"),
-)
+_CODES = ("UNAUTHENTICATED_SIGNAL", "REPLAYED_SIGNAL", "KIND_NOT_ALLOWED")
+"""In the verifier's order. Their names and explanations live in the validator's code
+table (``bernstein-signals validate --explain CODE``), which the generator does not read."""
 
 
 def _value(value: object) -> str:
@@ -70,14 +64,15 @@ def fence_section() -> list[str]:
             for name, meaning in _CONSTANTS
         ),
         "",
-        "A verifier holding the key checks each signal line in this order; a refused line"
-        " is plain output (it cannot end the run, hand over a plan or ask a question):",
+        "A verifier holding the key checks each signal line in this order, naming the first"
+        " rule it breaks; a refused line is plain output (it cannot end the run, hand over a"
+        " plan or ask a question). `bernstein-signals validate --explain CODE` explains each:",
         "",
-        "| Order | Code | Name | Refused when |",
-        "|---|---|---|---|",
+        "| Order | Constant | Code |",
+        "|---|---|---|",
         *(
-            f"| {number} | {markdown_code(getattr(rules, name))} | {markdown_code(slug)} | {why} |"
-            for number, (name, slug, why) in enumerate(_CODES, 1)
+            f"| {number} | {markdown_code(name)} | {markdown_code(getattr(rules, name))} |"
+            for number, name in enumerate(_CODES, 1)
         ),
         "",
     ]
