@@ -21,12 +21,12 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE
+from bernstein_signals.fence_rules import KEY_FD_MIN, KEY_FD_VARIABLE, KEY_VARIABLE
 
 __all__ = ["KEY_FD", "KEY_NOT_TAKEN", "child_environment", "key_on_fd"]
 
-KEY_FD = 3
-"""The command's descriptor that holds the key text (3..9, so ``sh`` can redirect it)."""
+KEY_FD = KEY_FD_MIN
+"""The command's descriptor that holds the key text: the lowest of the fence's range."""
 
 
 KEY_NOT_TAKEN = (

@@ -13,10 +13,12 @@ import os
 import stat
 
 from bernstein_signals import FenceVerifier, SignalKey
+from bernstein_signals.fence_rules import KEY_FD_VARIABLE
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
 from ..runtime_vocabulary import RuntimeVocabulary
 from . import _arguments
+from ._fence_handover import KEY_FD
 
 __all__ = [
     "MAX_KEY_FILE_BYTES",
@@ -51,8 +53,8 @@ def add_fence_argument(parser: argparse.ArgumentParser, *, what: str) -> None:
     parser.add_argument(
         "--fence",
         action="store_true",
-        help="make a fresh key for the run and hand it to the command on fd 3"
-        f" (BERNSTEIN_SIGNAL_KEY_FD=3); only lines marked with it are signals: {what}",
+        help=f"make a fresh key for the run and hand it to the command on fd {KEY_FD}"
+        f" ({KEY_FD_VARIABLE}={KEY_FD}); only lines marked with it are signals: {what}",
     )
 
 
