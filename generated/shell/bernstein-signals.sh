@@ -1025,6 +1025,15 @@ _bsig_Fpad() {
   _bsig_sha_block
 }
 
+# _bsig_Fread_t: whether read has -t (a timeout): not in dash.
+_bsig_Fread_t() {
+  # shellcheck disable=SC3045 # the point is to find out
+  case $_bsig_sh in
+    sh) (IFS= read -r -t 0 _bsig_Fx </dev/null) 2>/dev/null || [ "$?" -le 1 ] ;;
+    *) return 0 ;;
+  esac
+}
+
 # _bsig_Ftake: take the key from the environment (the start-up step).
 _bsig_Ftake() {
   # zsh puts back on return an xtrace that _bsig_enter turned off: off here too.
@@ -1044,7 +1053,7 @@ _bsig_Ftake() {
     esac
     _bsig_Fsrc="the text on fd $_bsig_Fx (BERNSTEIN_SIGNAL_KEY_FD)"
     _bsig_Fc=''
-    # The number is one digit 3..9: safe in eval.
+    # The number is one digit: safe in eval.
     if { eval "true <&$_bsig_Fx"; } 2>/dev/null; then :; else
       eval "exec $_bsig_Fx<&-"
       _bsig_Fwarn "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, which cannot be read"
@@ -1058,7 +1067,28 @@ _bsig_Ftake() {
       _bsig_Fwarn "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, which is not a pipe or file"
       return 0
     fi
-    { eval "IFS= read -r _bsig_Fc <&$_bsig_Fx"; } 2>/dev/null || :
+    # A writer that keeps its end open must not hang the script: read -t
+    # where the shell has it (dash has not: there the orchestrator must close it).
+    _bsig_Fst=0
+    if [ "$_bsig_sh" = zsh ]; then
+      # zsh's read -t waits for the first character only: one at a time.
+      _bsig_Fr=0
+      while [ "$_bsig_Fr" -le 81 ]; do
+        eval "read -r -t 2 -k 1 -u $_bsig_Fx _bsig_Fy" 2>/dev/null || break
+        [ "$_bsig_Fy" != "$_bsig_nl" ] || break
+        _bsig_Fc=$_bsig_Fc$_bsig_Fy _bsig_Fr=$((_bsig_Fr + 1))
+      done
+      _bsig_Fy=''
+    elif _bsig_Fread_t; then
+      { eval "IFS= read -r -t 2 _bsig_Fc <&$_bsig_Fx"; } 2>/dev/null || _bsig_Fst=$?
+    else
+      { eval "IFS= read -r _bsig_Fc <&$_bsig_Fx"; } 2>/dev/null || :
+    fi
+    if [ "$_bsig_Fst" -gt 128 ]; then
+      eval "exec $_bsig_Fx<&-"
+      _bsig_Fwarn "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, which gave no whole key within 2 s (its writer did not close it)"
+      return 0
+    fi
     eval "exec $_bsig_Fx<&-"
   fi
   _bsig_Fc=${_bsig_Fc%"$_bsig_nl"}

@@ -38,12 +38,13 @@ def _run(
     key_fd: bytes | None = None,
     path: str | None = None,
     source: bool = True,
+    keep_open: bool = False,
 ) -> Result:
     """``body`` after sourcing the library (unless ``source`` is False: then ``body`` does);
     the key (by default) in the environment.
 
     ``key_fd``: these bytes on fd 3 (a pipe, written and closed) instead, with
-    KEY_FD_VARIABLE=3.
+    KEY_FD_VARIABLE=3; ``keep_open``: the writer keeps its end open while the shell runs.
     """
     full = {
         "PATH": os.environ.get("PATH", "") if path is None else path,
@@ -61,7 +62,8 @@ def _run(
         return Result(done.returncode, done.stdout, done.stderr)
     read_end, write_end = os.pipe()
     os.write(write_end, key_fd)
-    os.close(write_end)
+    if not keep_open:
+        os.close(write_end)
     try:
         done = subprocess.run(
             command,
@@ -74,6 +76,8 @@ def _run(
         )
     finally:
         os.close(read_end)
+        if keep_open:
+            os.close(write_end)
     return Result(done.returncode, done.stdout, done.stderr)
 
 
@@ -311,6 +315,20 @@ def test_a_bad_key_warns_once_without_the_value(shell: str, case: str) -> None:
     assert SECRET.upper() not in warning
     assert result.lines[0] == plain.lines[0]
     assert b"BERNSTEIN_SIGNAL_KEY" not in result.stdout
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("shell", [shell for shell in ALL if shell != "dash"])
+def test_a_writer_that_never_closes_cannot_hang_the_script(shell: str) -> None:
+    """read -t bounds the wait (dash has no read -t: its orchestrator must close the pipe)."""
+    result = _run(shell, "bernstein_completed", key_fd=KEY_TEXT[:40].encode(), keep_open=True)
+    plain = _run(shell, "bernstein_completed", env={})
+    assert result.status == 0
+    warning = result.stderr.decode()
+    assert warning.count("\n") == 1, warning
+    assert "unmarked" in warning
+    assert KEY_TEXT[:40] not in warning
+    assert result.lines == plain.lines
 
 
 # -- the mark's rules ----------------------------------------------------------------------

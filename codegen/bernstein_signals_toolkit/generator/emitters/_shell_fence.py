@@ -47,6 +47,9 @@ def fence_markers() -> dict[str, str]:
     after, same = _mark_order(field)
     if not re.fullmatch(r"[A-Z_]+", rules.KEY_VARIABLE + rules.KEY_FD_VARIABLE):
         raise AssertionError("the key variables' names are written unquoted")
+    fds = range(rules.KEY_FD_MIN, rules.KEY_FD_MAX + 1)
+    if not 0 < fds.start <= fds.stop - 1 <= 9:  # one digit, as dash redirects
+        raise AssertionError("the shell takes a key's descriptor as one digit")
     return {
         "@FENCE_SHA256@": sha256_functions(),
         "@FENCE_KEY_VARIABLE@": rules.KEY_VARIABLE,
@@ -57,7 +60,11 @@ def fence_markers() -> dict[str, str]:
         "@FENCE_MAC_DOMAIN@": shell_double_quoted(rules.MAC_DOMAIN),
         "@FENCE_MAX_SEQUENCE@": str(rules.MAX_SEQUENCE),
         "@FENCE_KEY_PATTERN@": _HEX_DIGIT * run + ":" + _HEX_DIGIT * secret,
-        "@FENCE_KEY_SHAPE@": f"expected {run} hex digits, ':', {secret} hex digits",
+        "@FENCE_KEY_SHAPE@": rules.KEY_SHAPE,
+        "@FENCE_KEY_FDS@": "".join(str(fd) for fd in fds),
+        "@FENCE_KEY_FD_RANGE@": f"{fds.start}..{fds.stop - 1}",
+        "@FENCE_KEY_READ_SECONDS@": str(int(rules.KEY_READ_SECONDS)),
+        "@FENCE_KEY_BYTES@": str(run + 1 + secret),
         "@FENCE_BYTES@": "".join(f"\\{byte:03o}" for byte in range(1, 256)),
         "@FENCE_BYTES_MKSH@": "".join(f"\\0{byte:03o}" for byte in range(1, 256)),
         "@FENCE_PRINTF_ARGS@": " ".join(f'"\'${{_bsig_Fc:{i}:1}}"' for i in range(_BLOCK)),
