@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals import parse_signal
+from bernstein_signals import format_signal, parse_signal
+from bernstein_signals_toolkit.generator.shell_help import FLOAT_DIGITS, FLOAT_EXPONENT_MIN
 from linear_support import assert_linear
 from shell_support import (
     LIBRARY,
@@ -288,14 +289,31 @@ def _mutate(text: str, data: st.DataObject) -> str:
     return text[:at] + piece + text[at:]
 
 
+def _shell_rounds(number: str) -> str:
+    """A double's text the helpers write (at most FLOAT_DIGITS significant digits, from
+    1eFLOAT_EXPONENT_MIN up); any other is refused. The float is read as the reader would."""
+    mantissa, _, exponent = number.lstrip("-").lower().partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    if digits.rstrip("0"):
+        first = len(whole) - (len(whole + fraction) - len(digits)) - 1 + int(exponent or 0)
+        if len(digits.rstrip("0")) > FLOAT_DIGITS or first < FLOAT_EXPONENT_MIN:
+            raise ValueError("the shell helpers refuse this double")
+    return number
+
+
 def _reader_line(value: str) -> bytes | None:
-    """The line bernstein_emit prints for k:=value when a reader accepts it, else None."""
+    """The line bernstein_emit prints for k:=value: the canonical line of what a reader
+    reads (key:=JSON is written in canonical form, issue 15), or None when it is refused."""
     line = "BERNSTEIN:COMPLETED {" + '"k":' + value + "}"
     try:
         signal = parse_signal(line)
+        if signal is None:
+            return None
+        json.loads(value, parse_float=_shell_rounds)
     except ValueError:
         return None
-    return line.encode("utf-8", "surrogatepass") if signal is not None else None
+    return format_signal("COMPLETED", signal.payload, validate=False).encode()
 
 
 @pytest.mark.timeout(600)
