@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bernstein_signals import FenceVerifier, SignalKey, SignalMarker, parse_signal
 from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, MAX_SEQUENCE
 from linear_support import assert_linear
-from shell_support import LIBRARY, ROOT, SHELLS, UTF8, Result, shell_command
+from shell_support import LIBRARY, NO_EXTERNALS, ROOT, SHELLS, UTF8, Result, shell_command
 
 VECTORS = json.loads((ROOT / "tests" / "data" / "fence_vectors.json").read_text(encoding="utf-8"))
 KEY_TEXT: str = VECTORS["key"]
@@ -233,6 +233,15 @@ def test_any_keys_put_the_mark_in_its_sorted_place(shell: str) -> None:
         assert result.lines == [SignalMarker(KEY).mark("FAILED", payload).encode()]
 
     check()
+
+
+@pytest.mark.parametrize("shell", [*NO_EXTERNALS, "dash", "busybox"])
+def test_marking_needs_no_program(shell: str) -> None:
+    """With no PATH: bash, zsh, mksh and ksh93 never start one; dash cuts long texts itself."""
+    text = "é" + "x" * 1000
+    result = _run(shell, 'bernstein_emit COMPLETED t="$1"', text, path="")
+    assert result.stderr == b""
+    assert result.lines == [SignalMarker(KEY).mark("COMPLETED", {"t": text}).encode()]
 
 
 # -- the key: taken once, never passed on ------------------------------------------------
