@@ -189,7 +189,9 @@ def _read_key_bytes(number: int) -> bytes:
     Reads only when poll says there is something, and waits KEY_READ_SECONDS at
     most in all (then ValueError), so a writer that keeps its end open, whether it
     wrote nothing, too little or the whole key, cannot hang the import. The rest
-    is the optional "\\n" and EOF: anything else there makes the text no key.
+    is the optional "\\n" and EOF: anything else there makes the text no key. Not
+    O_NONBLOCK: that flag is on the open file description, which the orchestrator
+    may share (a dup it keeps to drain what a command left unread).
     """
     deadline = time.monotonic() + KEY_READ_SECONDS
     data = b""
