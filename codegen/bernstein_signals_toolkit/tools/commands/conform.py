@@ -42,7 +42,9 @@ With ``--fence`` a fresh key is handed to the adapter on fd 3
 signal line is a BS601 error (a replayed mark BS602) and acts in no way, so a
 forged QUESTION is not answered and a forged terminal does not end the run.
 ``--allow-kinds`` refuses other kinds (BS603), with or without ``--fence``.
-``--native`` with ``--fence`` is refused: a native CLI marks nothing.
+``--native`` with ``--fence`` is refused: a native CLI marks nothing. conform
+holding a key is not dumpable, and a key the adapter left in its pipe by its
+first output is drained with a warning on stderr (its agent must not inherit it).
 """
 
 from __future__ import annotations

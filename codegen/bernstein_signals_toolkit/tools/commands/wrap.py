@@ -20,12 +20,17 @@ emitted is read from that mapped stream.
 
 With ``--fence`` the command gets a fresh key on fd 3 (:mod:`._fence_handover`)
 and its stdout goes through :class:`._fence_relay.FencedRelay`: a line marked
-with the key is relayed as the signal without its mark, any other signal line
-after ``[unauthenticated] `` (so no reader downstream takes it) with one
-diagnostic on stderr, and only accepted terminals count, so a run whose only
-COMPLETED is forged ends with wrap's own terminal. ``--allow-kinds`` refuses
-other kinds the same way (BS603), with or without ``--fence``; ``--native``
-with ``--fence`` is refused (a native CLI marks nothing).
+with the key is relayed as the signal without its mark; in any other line each
+signal prefix gets ``[unauthenticated] `` glued before it (so no reader
+downstream, however it splits lines or strips blanks, takes it) and the line
+one diagnostic on stderr; the key's text is masked; only accepted terminals
+count, so a run whose only COMPLETED is forged ends with wrap's own terminal.
+A key the command left in its pipe by its first output is drained (warning),
+and wrap holding a key is not dumpable. ``--allow-kinds`` refuses other kinds
+the same way (BS603), with or without ``--fence``, and must allow COMPLETED and
+FAILED, which wrap appends; ``--native`` with ``--fence`` is refused (a native
+CLI marks nothing). wrap inside a fenced run (the binding took a key at import)
+marks the signals it relays and its own terminal with that key.
 """
 
 from __future__ import annotations
