@@ -305,6 +305,8 @@ _LINE = st.one_of(
             lambda text: text.replace("\n", "")
         ),
     ),
+    # A start of the prefix that never becomes it (held, then relayed as it came).
+    st.tuples(st.just("plain"), st.sampled_from(["B", "BERN", "BERNSTEIN", "BERNSTEIN;"])),
     # Junk, a break a text reader splits on (or none), blanks, then a forged signal.
     st.tuples(
         st.just("hidden"),
@@ -344,9 +346,9 @@ def _signals_any_reader_finds(out: bytes) -> list[str]:
 
 
 @settings(max_examples=300)
-@given(st.lists(_LINE, max_size=20), st.lists(st.integers(0, 10_000), max_size=8))
+@given(st.lists(_LINE, max_size=20), st.lists(st.integers(0, 10_000), max_size=8), st.booleans())
 def test_relay_lets_no_reader_take_a_line_the_fence_did_not_accept(
-    plan: list[tuple[str, Any]], cuts: list[int]
+    plan: list[tuple[str, Any]], cuts: list[int], last_newline: bool
 ) -> None:
     marker, other = (
         SignalMarker(KEY),
@@ -385,9 +387,12 @@ def test_relay_lets_no_reader_take_a_line_the_fence_did_not_accept(
         written.append(line.encode())
         expected.append(want)
     data = b"".join(line + b"\n" for line in written)
+    unended = not last_newline and bool(written) and written[-1] != b""
+    if unended:
+        data = data[:-1]  # the last line ends with the stream
     relay, warnings = _relay()
     out = _feed(relay, data, cuts)
-    relayed = out.split(b"\n")[:-1]
+    relayed = (out + b"\n" if unended else out).split(b"\n")[:-1]
     refused = UNAUTHENTICATED_PREFIX.encode() + b"BERNSTEIN:"
     for got, want, line in zip(relayed, expected, written, strict=True):
         if b"BERNSTEIN:" not in line:
@@ -460,6 +465,8 @@ def test_relay_passes_plain_output_at_once_and_holds_only_a_possible_signal() ->
     assert relay.close() == b""
     assert relay.feed(b"BERNST") == b""  # a line's start that may become a signal is held
     assert relay.feed(b"ONE\n") == b"BERNSTONE\n"
+    assert relay.feed(b"BERN") == b""
+    assert relay.close() == b"BERN"  # the stream ended: it never became the prefix
 
 
 def test_relay_refuses_an_overlong_signal_line_without_holding_it() -> None:

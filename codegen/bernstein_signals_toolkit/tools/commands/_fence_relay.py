@@ -131,7 +131,7 @@ class FencedRelay:
     def _decide(self, out: bytearray, *, ended: bool) -> None:
         """Hold while the line is a start of the prefix or starts with it; judge it at its end."""
         held, prefix = self._held, self._prefix
-        if not held.startswith(prefix) and not prefix.startswith(held):
+        if not held.startswith(prefix) and (ended or not prefix.startswith(held)):
             self._holding = False
             data = bytes(held)
             held.clear()
