@@ -520,6 +520,35 @@ def test_relay_time_is_linear_in_lines_and_in_a_line_fed_a_byte_at_a_time() -> N
 
     assert_linear(blanks, 2_000, what="a line of blanks fed a byte at a time")
 
+    def prefixes(n: int) -> Any:
+        data = b"x\r" + b"BERNSTEIN:\x85" * n + b"\n"
+
+        def go() -> None:
+            relay, _ = _relay()
+            for start in range(0, len(data), 7):  # the prefix split across chunks
+                relay.feed(data[start : start + 7])
+            relay.close()
+
+        return go
+
+    assert_linear(prefixes, 500, what="a line of many prefixes, each marked")
+
+    key_start = KEY.text()[:40].encode()
+
+    def near_keys(n: int) -> Any:
+        def go() -> None:
+            relay = FencedRelay(
+                FenceVerifier(KEY), built_in(), 1 << 20, lambda _: None, key_text=KEY.text()
+            )
+            for _ in range(n):  # each write may still become the key: carried, then let go
+                relay.feed(key_start)
+                relay.feed(b" ")
+            relay.close()
+
+        return go
+
+    assert_linear(near_keys, 200, what="output that keeps almost printing the key")
+
 
 @pytest.mark.timeout(120)
 def test_fenced_validation_time_is_linear_in_the_stream() -> None:
