@@ -290,6 +290,7 @@ def test_a_key_the_command_did_not_take_is_drained_at_its_first_output(tmp_path:
 
 
 OUTER = SignalKey.parse("0123456789abcdef:" + "ab" * 32)
+CLI_OF_WRAP = [sys.executable, "-m", "bernstein_signals_toolkit.cli", "wrap"]
 
 
 @pytest.mark.timeout(120)
@@ -319,6 +320,29 @@ def test_wrap_inside_a_fenced_run_marks_what_it_relays_and_its_own_terminal(
     assert report.signals[0].signal.payload == {"reason": "inner"}
     assert UNAUTHENTICATED_PREFIX + "BERNSTEIN:COMPLETED" in lines  # the forged one
     assert not [d for d in report.diagnostics if d.code == "BS601" and d.line != 2]
+
+
+@pytest.mark.timeout(120)
+def test_wrap_inside_a_fenced_run_without_its_own_fence_marks_only_its_terminal(
+    tmp_path: Path,
+) -> None:
+    """Without --fence nothing vouches for the command's lines: they stay unmarked (the
+    outer reader refuses them), whatever --allow-kinds says; wrap's terminal is marked."""
+    forged = 'print(\'BERNSTEIN:BLOCKED {"reason":"forged"}\')'
+    for options in ([], ["--allow-kinds", "BLOCKED,COMPLETED,FAILED"]):
+        result = subprocess.run(
+            [*CLI_OF_WRAP, *options, "--", sys.executable, "-c", forged],
+            input=b"",
+            capture_output=True,
+            cwd=tmp_path,
+            env={**os.environ, KEY_VARIABLE: OUTER.text()},
+            check=False,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        report = conformance_report(result.stdout.decode().splitlines(), key=OUTER)
+        assert [str(s.signal.kind) for s in report.signals] == ["COMPLETED"], options
+        assert [d.code for d in report.diagnostics if d.code.startswith("BS6")] == ["BS601"]
 
 
 def test_wrap_allow_kinds_must_allow_the_terminals_it_appends(tmp_path: Path) -> None:

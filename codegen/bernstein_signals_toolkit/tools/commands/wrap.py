@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
             DEFAULT_MAX_LINE_BYTES,
             _warn,
             key_text=None if key is None else key.text(),
-            marker=marker,
+            marker=None if key is None else marker,  # only lines our own key vouches for
         )
     cli = native_of(args)
     if cli is not None:
