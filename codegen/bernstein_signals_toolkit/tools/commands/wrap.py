@@ -30,7 +30,8 @@ and wrap holding a key is not dumpable. ``--allow-kinds`` refuses other kinds
 the same way (BS603), with or without ``--fence``, and must allow COMPLETED and
 FAILED, which wrap appends; ``--native`` with ``--fence`` is refused (a native
 CLI marks nothing). wrap inside a fenced run (the binding took a key at import)
-marks the signals it relays and its own terminal with that key.
+marks its own terminal, and with ``--fence`` the signals its key accepted, with
+that key; nothing else it relays is vouched for.
 """
 
 from __future__ import annotations
