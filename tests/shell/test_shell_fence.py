@@ -244,6 +244,15 @@ def test_marking_needs_no_program(shell: str) -> None:
     assert result.lines == [SignalMarker(KEY).mark("COMPLETED", {"t": text}).encode()]
 
 
+@pytest.mark.parametrize("shell", ALL)
+def test_the_callers_locale_comes_back(shell: str) -> None:
+    """Marking works on bytes (ksh93 switches LC_ALL and puts it back, the others scope it)."""
+    body = 'bernstein_emit COMPLETED t=é >/dev/null\ns=é; echo "${LC_ALL-unset} ${#s}"'
+    fenced = _run(shell, body)
+    assert fenced.lines == _run(shell, body, env={}).lines
+    assert fenced.lines == [f"{UTF8} {1 if shell != 'dash' else 2}".encode()]
+
+
 # -- the key: taken once, never passed on ------------------------------------------------
 
 CHILD = r"""
