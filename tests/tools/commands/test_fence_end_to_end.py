@@ -243,7 +243,7 @@ def test_a_child_of_the_fenced_command_gets_the_key_on_fd_3_only(tmp_path: Path)
 def test_wrap_fence_masks_a_key_the_command_prints(tmp_path: Path) -> None:
     result = _run("wrap", "--fence", "--", "sh", "-c", "echo $(cat <&3)", cwd=tmp_path)
     _no_key_in(result.stdout, result.stderr)
-    assert result.stdout.decode().splitlines()[0] == "[key withheld]"
+    assert result.stdout.decode().splitlines()[0] == f"{KEY.run}:[key withheld]"
     assert "key" in result.stderr.decode()
 
 

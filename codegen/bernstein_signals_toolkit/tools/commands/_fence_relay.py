@@ -14,8 +14,9 @@ them, so the rule is about the prefix, not about what one reader would take:
   stderr (BS601, or the fence's BS602/BS603). No piece of the output after any
   line break then starts, after any blanks, with the prefix: the marker is
   glued to it, and it holds no break and no blank-only start;
-- a line holding the run's key text gets it masked (and a diagnostic): the
-  command leaked its key (``wrap --fence -- sh -c 'echo $(cat <&3)'``);
+- a line holding the run's secret (alone or in the key text) gets it masked
+  (and a diagnostic): the command leaked its key
+  (``wrap --fence -- sh -c 'echo $(cat <&3)'``);
 - every other byte passes as it came, at once, except a tail that may still
   become the prefix or the key (held until the next chunk tells) and a line
   that starts with the prefix (held until its end, at most ``max_line_bytes``
@@ -68,13 +69,15 @@ class FencedRelay:
         marker: SignalMarker | None = None,
     ) -> None:
         """``warn``: gets one line (no newline) per refused line, for stderr. ``key_text``:
-        the run's key, masked wherever the command prints it. ``marker``: the key of a
-        fenced run wrap itself is part of, which marks the accepted lines it relays."""
+        the run's key, whose secret is masked wherever the command prints it. ``marker``:
+        the key of a fenced run wrap itself is part of, which marks the accepted lines."""
         self._marker = marker
         self._verifier = verifier
         self._vocabulary = vocabulary
         self._prefix = vocabulary.prefix.encode("utf-8")
-        self._key = None if key_text is None else key_text.encode("ascii")
+        # The secret is what must not leak (the run nonce is no secret): masking it covers
+        # the whole key text and the secret printed alone.
+        self._key = None if key_text is None else key_text.partition(":")[2].encode("ascii")
         self._max = max_line_bytes
         self._warn = warn
         self._held = bytearray()
