@@ -287,6 +287,9 @@ def test_a_key_the_command_did_not_take_is_drained_at_its_first_output(tmp_path:
     silent = "exit 0"
     result = _run("conform", "--fence", "--", "sh", "-c", silent, cwd=tmp_path)
     assert result.stderr.decode().count("did not take the key") == 1
+    hung = ["conform", "--fence", "--timeout", "1", "--", "sh", "-c", "exec sleep 30"]
+    result = _run(*hung, cwd=tmp_path)
+    assert result.stderr.decode().count("did not take the key") == 1
 
 
 OUTER = SignalKey.parse("0123456789abcdef:" + "ab" * 32)

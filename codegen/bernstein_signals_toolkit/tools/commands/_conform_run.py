@@ -179,6 +179,7 @@ class AdapterRun:
                 if not chunk:
                     break
                 self._scan(chunk)
+        self._check_key_taken()  # a run that ended (or was killed) without output
         if self.native is not None:
             self._scan(self.native.close(), mapped=True)  # a last line without a newline
         self._take(self.scanner.close())
