@@ -10,6 +10,7 @@ replay), and ends COMPLETED when the answer is ``yes``, else FAILED.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import subprocess
 import sys
@@ -23,7 +24,8 @@ AGENT = Path(__file__).with_name("fenced_agent.sh")
 def main(hostile: str) -> int:
     answer = ask("Apply the migration?", options=["yes", "no"], id="q-1", timeout=60)
     own = io.StringIO()
-    emit(SignalKind.BLOCKED, {"reason": "waiting for the agent"}, file=own)
+    with contextlib.redirect_stdout(own):  # emit marks what goes to sys.stdout only
+        emit(SignalKind.BLOCKED, {"reason": "waiting for the agent"})
     Path(".sdd").mkdir(exist_ok=True)
     Path(".sdd/own.log").write_text(own.getvalue(), encoding="utf-8")
     sys.stdout.write(own.getvalue())
