@@ -143,8 +143,8 @@ def test_bytes_and_str_forms_of_the_same_output_give_the_same_signals(
         except UnicodeDecodeError:
             continue  # a line that is not UTF-8 is plain output in both forms
     options = {"lenient": lenient, "unknown_kinds": unknown}
-    from_bytes = list(bs.iter_signals(byte_lines, **options))
-    assert from_bytes == list(bs.iter_signals(text_lines, **options))
+    from_bytes = list(bs.iter_signals(byte_lines, lenient=lenient, unknown_kinds=unknown))
+    assert from_bytes == list(bs.iter_signals(text_lines, lenient=lenient, unknown_kinds=unknown))
     for line in byte_lines:
         try:
             expected = bs.parse_signal(line.decode("utf-8"), **options)
