@@ -39,6 +39,11 @@ def _expected(name: str) -> tuple[list[str], list[str]]:
             options += line.removeprefix("# options:").split()
         elif line.strip():
             expected.append(line.strip())
+    # A file an option names (--key-file) is beside the logs, wherever the tests run from.
+    options = [
+        str(LOGS / value) if flag == "--key-file" else value
+        for flag, value in zip(["", *options[:-1]], options, strict=True)
+    ]
     return options, expected
 
 
