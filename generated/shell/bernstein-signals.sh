@@ -40,7 +40,10 @@
 #
 # What this file changes in the calling shell: the variable NAME of
 # bernstein_ask, bernstein_guard's EXIT, INT and TERM traps, and its own
-# globals and functions, all named _bsig_*. No option, IFS, locale or other
+# globals and functions, all named _bsig_*; and sourcing it takes the fence's
+# key (spec/fenced-signals.md): it unsets BERNSTEIN_SIGNAL_KEY and
+# BERNSTEIN_SIGNAL_KEY_FD and closes the descriptor the latter names, so nothing
+# the script starts inherits the key. No option, IFS, locale or other
 # variable changes (bash and zsh switch to the C locale inside the helpers
 # with `local`). Data is never evaluated as code. Arguments are bytes: they are
 # not checked to be UTF-8 and are copied as they are, so invalid UTF-8 in an
