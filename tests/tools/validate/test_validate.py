@@ -42,7 +42,7 @@ def _expected(name: str) -> tuple[list[str], list[str]]:
     # A file an option names (--key-file) is beside the logs, wherever the tests run from.
     options = [
         str(LOGS / value) if flag == "--key-file" else value
-        for flag, value in zip(["", *options[:-1]], options, strict=True)
+        for flag, value in zip(["", *options], options, strict=False)
     ]
     return options, expected
 
