@@ -290,6 +290,15 @@ def test_a_key_the_command_did_not_take_is_drained_at_its_first_output(tmp_path:
     hung = ["conform", "--fence", "--timeout", "1", "--", "sh", "-c", "exec sleep 30"]
     result = _run(*hung, cwd=tmp_path)
     assert result.stderr.decode().count("did not take the key") == 1
+    # conform's report says it too (BS408, a warning), at the line the command first wrote.
+    late_report = ["conform", "--fence", "--format", "json", "--", "sh", "-c", late]
+    found = json.loads(_run(*late_report, cwd=tmp_path).stdout)["files"][0]["diagnostics"]
+    assert [(d["code"], d["line"], d["severity"]) for d in found if d["code"] == "BS408"] == [
+        ("BS408", 1, "warning")
+    ]
+    early_report = ["conform", "--fence", "--format", "json", "--", "sh", "-c", early]
+    found = json.loads(_run(*early_report, cwd=tmp_path).stdout)["files"][0]["diagnostics"]
+    assert "BS408" not in [d["code"] for d in found]
 
 
 OUTER = SignalKey.parse("0123456789abcdef:" + "ab" * 32)

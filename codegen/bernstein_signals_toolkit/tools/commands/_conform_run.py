@@ -143,6 +143,8 @@ class AdapterRun:
         self.deadline = time.monotonic() + args.timeout
         self.timeout: float = args.timeout
         self.timed_out = False
+        self.key_not_taken_at: int | None = None
+        """The stdout line (1-based) at which the key was found still in its pipe, if it was."""
         self.expect_exit: int | None = args.expect_exit
         self.expect_kind: str | None = args.expect_kind
 
@@ -186,9 +188,11 @@ class AdapterRun:
         self.answers.close()
 
     def _check_key_taken(self) -> None:
-        """At the first output (or the end): a key left in its pipe is drained, with a warning."""
+        """At the first output (or the end): a key left in its pipe is drained, with a warning
+        now and BS408 in the report."""
         if self.group.key_left_over():
             print(f"conform: warning: {KEY_NOT_TAKEN}", file=sys.stderr, flush=True)
+            self.key_not_taken_at = self.scanner.lines + 1
 
     def _scan(self, chunk: bytes, *, mapped: bool = False) -> None:
         """Scan one chunk of stdout (``mapped``: already through the native stream)."""
@@ -268,6 +272,9 @@ class AdapterRun:
         report.adapter = {"exit_status": shell_status(returncode), "answers": self.answers.given}
         end = max(lines, 1)
         report.diagnostics += self.answers.undelivered(undelivered)
+        if self.key_not_taken_at is not None:
+            where = min(self.key_not_taken_at, end)
+            report.diagnostics.append(build_diagnostic("BS408", where, 0, 0, KEY_NOT_TAKEN))
         report.diagnostics += self._expectations(returncode, end)
         if terminal is not None:
             report.diagnostics += self._version_check(terminal)

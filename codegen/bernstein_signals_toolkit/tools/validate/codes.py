@@ -380,6 +380,18 @@ _CODES: tuple[Code, ...] = (
         " (new kinds or fields, compatible by the version rules); update the toolkit to"
         " check them too.",
     ),
+    Code(
+        "BS408",
+        "key-not-taken",
+        Severity.WARNING,
+        "Under `conform --fence`, the adapter had not taken the run's key when it first wrote.",
+        "The fence hands the key over on a descriptor the adapter reads when it starts (the"
+        " Python binding at import, the shell library when it is sourced), before it prints"
+        " anything. This one wrote first, or never took the key: conform drained the key's"
+        " pipe at that moment, but anything the adapter started before may have read the key,"
+        " and the adapter's own lines are unmarked (BS601). Import the binding or source the"
+        " shell library at the top of the adapter, before it starts anything.",
+    ),
 )
 
 _CODES += (
