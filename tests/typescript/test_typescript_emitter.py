@@ -104,5 +104,5 @@ def test_a_grammar_whose_kind_token_the_readers_do_not_check_is_refused(
     vocabulary: Vocabulary,
 ) -> None:
     grammar = dataclasses.replace(vocabulary.grammar, kind_pattern="[A-Z]+")
-    with pytest.raises(SourceError, match=r"typescript-kind.*\[A-Z\]\+"):
+    with pytest.raises(SourceError, match=r"\[typescript\].*\[A-Z\]\+"):
         typescript.emit(dataclasses.replace(vocabulary, grammar=grammar))

@@ -26,6 +26,7 @@ __all__ = [
     "PROPERTY_NAME",
     "PROPERTY_NAME_FIRST",
     "PROPERTY_NAME_REST",
+    "check_kind_token",
     "check_python_names",
     "check_shell_names",
     "check_vocabulary",
@@ -62,6 +63,19 @@ def _strings(value: JSONValue, pointer: str) -> Iterator[tuple[str, str]]:
 def _documents(vocabulary: Vocabulary) -> Iterator[SchemaDocument]:
     yield from vocabulary.kinds
     yield vocabulary.reply
+
+
+def check_kind_token(vocabulary: Vocabulary, target: str, who: str) -> None:
+    """A target whose ``who`` checks KIND with :data:`IDENTIFIER_KIND` needs the grammar to spell
+    that very pattern, or the target and the grammar would disagree on what a kind is."""
+    found = vocabulary.grammar.kind_pattern
+    if found != IDENTIFIER_KIND.pattern:
+        raise SourceError(
+            vocabulary.grammar.file_name,
+            target,
+            f"{who} checks KIND as /{IDENTIFIER_KIND.pattern}/, but the grammar says"
+            f" /{one_line(found)}/ (target {target})",
+        )
 
 
 def check_vocabulary(vocabulary: Vocabulary) -> None:

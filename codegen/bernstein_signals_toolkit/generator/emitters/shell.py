@@ -21,9 +21,9 @@ from bernstein_signals_toolkit.toolkit_errors import SourceError
 
 from ..model import Vocabulary
 from ..names import (
-    IDENTIFIER_KIND,
     PROPERTY_NAME_FIRST,
     PROPERTY_NAME_REST,
+    check_kind_token,
     check_shell_names,
     check_vocabulary,
 )
@@ -210,13 +210,7 @@ def emit(vocabulary: Vocabulary) -> dict[str, str]:
     check_roles(vocabulary)
     _check_options(vocabulary)
     _check_words(vocabulary)
-    if vocabulary.grammar.kind_pattern != IDENTIFIER_KIND.pattern:
-        raise SourceError(
-            vocabulary.grammar.file_name,
-            "shell",
-            f"bernstein_emit checks KIND as /{IDENTIFIER_KIND.pattern}/, but the grammar says"
-            f" /{vocabulary.grammar.kind_pattern}/",
-        )
+    check_kind_token(vocabulary, "shell", "bernstein_emit")
     functions: list[str] = []
     wrappers: list[str] = []
     markers = role_markers(vocabulary)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import re
 
-from bernstein_signals_toolkit.toolkit_errors import SourceError, one_line
+from bernstein_signals_toolkit.toolkit_errors import SourceError
 
 from ..model import Vocabulary
-from ..names import IDENTIFIER_KIND, check_vocabulary
+from ..names import IDENTIFIER_KIND, check_kind_token, check_vocabulary
 from ..roles import ROLES, check_roles, role_field
 from ._escape import js_comment_text, js_string
 from ._header import copied_lines, header_lines
@@ -143,13 +143,7 @@ def _whitespace(vocabulary: Vocabulary) -> str:
 def _kind_token(vocabulary: Vocabulary) -> str:
     """The grammar's KIND token, for readers of unknown kinds; the one pattern every target
     checks KIND with (``names.IDENTIFIER_KIND``), which the grammar must spell."""
-    if vocabulary.grammar.kind_pattern != IDENTIFIER_KIND.pattern:
-        raise SourceError(
-            vocabulary.grammar.file_name,
-            "typescript-kind",
-            f"the readers check KIND as /{IDENTIFIER_KIND.pattern}/, but the grammar says"
-            f" /{one_line(vocabulary.grammar.kind_pattern)}/ (target {FOLDER})",
-        )
+    check_kind_token(vocabulary, "typescript", "the readers")
     source = js_string(f"^(?:{IDENTIFIER_KIND.pattern})$")
     return "\n".join(
         [
