@@ -34,7 +34,10 @@ export declare class SignalKey {
 
 /** How takeProcessKey reads a descriptor and reports a bad key. */
 export interface TakeKeyOptions {
-  /** Reads descriptor `fd` to its end and closes it (Node: fs.readFileSync then fs.closeSync). */
+  /**
+   * Reads the key line from descriptor `fd` and closes it: bounded (81 bytes and "\n") and
+   * giving up after KEY_READ_SECONDS (throw), as the README's Node recipe does.
+   */
   readonly readDescriptor?: ((fd: number) => string) | null;
   /** Receives the one-line warning for a bad key (default console.error); never the key. */
   readonly warn?: ((line: string) => void) | null;
@@ -97,8 +100,9 @@ export declare class FenceVerifier {
   readonly allowKinds: readonly SignalKind[] | null;
   /** The last sequence number taken (0 before the first). */
   readonly lastSeq: number;
-  /** The verdict on one line (text or UTF-8 bytes); never throws. */
+  /**
+   * The verdict on one line (text or UTF-8 bytes), parsed strictly; never throws. There is
+   * no verify(signal): a lenient parse strips the line, so only the line itself is checked.
+   */
   check(line: string | Uint8Array): FenceVerdict;
-  /** The verdict on a signal a strict reader has parsed. */
-  verify(signal: StreamSignal): FenceVerdict;
 }

@@ -15,7 +15,8 @@
 import { dumpCanonical, isPlainObject } from "./_json.js";
 import { lineText, parsePrefixed } from "./_lines.js";
 import { hmacKey, hmacWithKey, toHex } from "./_sha256.js";
-import { shown } from "./_shown.js";
+import { typeOf } from "./_shown.js";
+import { SignalFormatError } from "./errors.js";
 import {
   KEY_FD_VARIABLE,
   KEY_VARIABLE,
@@ -32,6 +33,8 @@ import { formatSignal } from "./formatting.js";
 import { SIGNAL_KINDS, SIGNAL_PREFIX } from "./kinds.js";
 
 const KINDS = new Set(SIGNAL_KINDS);
+/** A kind-like word, safe to quote: upper case, so never a key's (lower-case) digits. */
+const KIND_WORD = /^[A-Z][A-Z_]{0,31}$/;
 
 const KEY_SHAPE = new RegExp(`^[0-9a-f]{${RUN_HEX_DIGITS}}:[0-9a-f]{${SECRET_HEX_DIGITS}}\n?$`);
 const NOT_A_KEY = `not a signal key: expected ${RUN_HEX_DIGITS} hex digits, ':', ${SECRET_HEX_DIGITS} hex digits`;
@@ -131,7 +134,8 @@ function keyText(fdText, text, readDescriptor) {
   try {
     read = readDescriptor(Number(fdText));
   } catch (error) {
-    const why = typeof error?.code === "string" ? error.code : "unreadable";
+    const code = error?.code; // quoted only when it is an errno name (EAGAIN), never a key
+    const why = typeof code === "string" && /^E[A-Z0-9]{1,15}$/.test(code) ? code : "unreadable";
     throw new FenceError(`${KEY_FD_VARIABLE} names fd ${fdText}, which cannot be read (${why})`, "bad-key");
   }
   return [`the text on fd ${fdText} (${KEY_FD_VARIABLE})`, typeof read === "string" ? read : ""];
@@ -169,7 +173,7 @@ export function takeProcessKey(env, options = {}) {
 
 function secretOf(key, who) {
   const secret = key instanceof SignalKey ? SECRETS.get(key) : undefined;
-  if (secret === undefined) throw new TypeError(`${who} takes a SignalKey, not ${shown(key)}`);
+  if (secret === undefined) throw new TypeError(`${who} takes a SignalKey, not ${typeOf(key)}`);
   return secret;
 }
 
@@ -222,6 +226,14 @@ export class SignalMarker {
    */
   mark(kind, payload = null, options = {}) {
     const absent = payload === null || payload === undefined;
+    // formatSignal's own messages quote a bad kind or payload: a key text passed here must not show
+    if (typeof kind !== "string" || !KINDS.has(kind)) {
+      const named = typeof kind === "string" && KIND_WORD.test(kind) ? JSON.stringify(kind) : typeOf(kind);
+      throw new SignalFormatError(`unknown signal kind ${named}`, "unknown-kind");
+    }
+    if (!absent && !isPlainObject(payload)) {
+      throw new SignalFormatError(`a signal payload is a plain object, not ${typeOf(payload)}`, "payload-type");
+    }
     if (!absent && isPlainObject(payload) && Object.hasOwn(payload, MARK_FIELD)) {
       throw new FenceError(`the payload already holds ${MARK_FIELD}, the fence's own member`, "marked-payload");
     }
@@ -257,7 +269,8 @@ function allowedKinds(kinds) {
   const allowed = new Set();
   for (const kind of kinds) {
     if (typeof kind !== "string" || !KINDS.has(kind)) {
-      throw new RangeError(`allowKinds: ${shown(kind)} is not a signal kind (one of ${SIGNAL_KINDS.join(", ")})`);
+      const named = typeof kind === "string" && KIND_WORD.test(kind) ? JSON.stringify(kind) : typeOf(kind);
+      throw new RangeError(`allowKinds: ${named} is not a signal kind (one of ${SIGNAL_KINDS.join(", ")})`);
     }
     allowed.add(kind);
   }
@@ -294,11 +307,14 @@ export class FenceVerifier {
     if (text === null || !text.startsWith(SIGNAL_PREFIX)) return PLAIN;
     if (text.endsWith("\n")) text = text.slice(0, text.endsWith("\r\n") ? -2 : -1);
     const signal = parsePrefixed(text);
-    return signal === null ? PLAIN : this.verify(signal);
+    return signal === null ? PLAIN : this._verify(signal);
   }
 
-  /** The verdict on a signal a strict reader has parsed (its rawLine is checked). */
-  verify(signal) {
+  /**
+   * The verdict on a signal parsed strictly from its whole line (check's, the readers').
+   * Not public: a lenient parse strips the line, so its rawLine is not what was read.
+   */
+  _verify(signal) {
     let accepted = signal;
     let seq = null;
     if (this.key !== null) {

@@ -219,6 +219,105 @@ test("no string, JSON, inspection or error of a key, marker or verifier shows th
   assert.ok(Object.isFrozen(key));
 });
 
+// Review finding 1: a key text passed where a SignalKey, an option or a kind belongs.
+test("no error or warning of any entry point quotes a key text passed where it does not belong", async () => {
+  const warnings = [];
+  const warn = (line) => warnings.push(line);
+  const failures = (value, keyText) => [
+    () => new SignalMarker(value),
+    () => new FenceVerifier(value),
+    () => new FenceVerifier(null, { allowKinds: value }),
+    () => new FenceVerifier(null, { allowKinds: [value] }),
+    () => new FenceVerifier(null, value),
+    () => new SignalScanner({ key: value }),
+    () => new SignalScanner({ allowKinds: [value] }),
+    () => new SignalScanner({ key: value, onRejected: value }),
+    () => SignalKey.parse(value),
+    () => SignalKey.generate(value),
+    () => takeProcessKey(value),
+    () => takeProcessKey({ [KEY_VARIABLE]: value }, { warn }),
+    () => takeProcessKey({ [KEY_FD_VARIABLE]: value }, { warn }),
+    () => takeProcessKey({ [KEY_VARIABLE]: value }, { warn: value }),
+    () => takeProcessKey({ [KEY_FD_VARIABLE]: "3" }, { warn, readDescriptor: value }),
+    () => takeProcessKey({ [KEY_FD_VARIABLE]: "3" }, { warn, readDescriptor: () => value }),
+    () => takeProcessKey({ [KEY_FD_VARIABLE]: "3" }, { warn, readDescriptor: () => { throw Object.assign(new Error("no"), { code: keyText }); } }),
+    () => new SignalMarker(SignalKey.parse(keyText)).mark(value),
+    () => new SignalMarker(SignalKey.parse(keyText)).mark("COMPLETED", value),
+    () => new SignalMarker(SignalKey.parse(keyText)).mark(value, value, value),
+    () => new FenceVerifier(SignalKey.parse(keyText)).check(value),
+  ];
+  await fc.assert(
+    fc.asyncProperty(run, secret, fc.integer({ min: 0, max: 5 }), async (runBytes, secretBytes, form) => {
+      const keyText = `${toHex(runBytes)}:${toHex(secretBytes)}`;
+      const value = [keyText, `${keyText}\n`, keyText.toUpperCase(), [keyText], { key: keyText }, new String(keyText)][form];
+      const texts = [];
+      warnings.length = 0;
+      for (const call of failures(value, keyText)) {
+        try {
+          call();
+        } catch (error) {
+          texts.push(String(error), String(error?.stack));
+        }
+      }
+      for (const options of [{ key: value }, { allowKinds: [value] }]) {
+        try {
+          for await (const record of readSignals([], options)) texts.push(String(record));
+        } catch (error) {
+          texts.push(String(error), String(error?.stack));
+        }
+      }
+      assert.ok(texts.length >= 20, "the entry points refuse a key text");
+      texts.push(...warnings);
+      const digits = keyText.replace(":", "");
+      for (const out of texts) {
+        const lower = out.toLowerCase();
+        for (let at = 0; at + 8 <= digits.length; at++) {
+          assert.ok(!lower.includes(digits.slice(at, at + 8)), `key digits shown in: ${out.slice(0, 300)}`);
+        }
+      }
+    }),
+    { ...RUNS, numRuns: 60 },
+  );
+  assert.throws(() => new SignalMarker("x"), { message: "SignalMarker takes a SignalKey, not a string" });
+  assert.throws(() => new FenceVerifier(null, { allowKinds: ["COMPLETD"] }), /allowKinds: "COMPLETD" is not a signal kind/);
+  assert.throws(() => new SignalMarker(SignalKey.generate(webcrypto)).mark("DONE"), { code: "unknown-kind", message: 'unknown signal kind "DONE"' });
+});
+
+// Review finding 8: a lenient parse strips the line, so no public method takes a parsed signal.
+test("a marked line padded with whitespace is no signal, through any public method of the verifier", async () => {
+  const pads = fc.stringMatching(/^[ \t\f\v]{0,3}$/);
+  await fc.assert(
+    fc.asyncProperty(run, secret, pads, pads, async (runBytes, secretBytes, before, after) => {
+      fc.pre(before !== "" || after !== "");
+      const key = keyOf(runBytes, secretBytes);
+      const line = new SignalMarker(key).mark("COMPLETED", { summary: "done" });
+      const padded = `${before}${line}${after}`;
+      const lenient = parseSignal(padded, { lenient: true });
+      assert.equal(lenient?.rawLine, line, "the lenient parser strips the line (the premise)");
+      const verifier = new FenceVerifier(key);
+      assert.equal(verifier.check(padded).signal, null);
+      const methods = Object.getOwnPropertyNames(FenceVerifier.prototype).filter(
+        (name) => name !== "constructor" && !name.startsWith("_") && typeof Object.getOwnPropertyDescriptor(FenceVerifier.prototype, name).value === "function",
+      );
+      assert.deepEqual(methods, ["check"]);
+      for (const name of methods) {
+        let verdict = null;
+        try {
+          verdict = new FenceVerifier(key)[name](lenient);
+        } catch {
+          // refusing is fine
+        }
+        assert.equal(verdict?.signal ?? null, null, `${name} accepted a lenient-parsed line`);
+      }
+      const read = [];
+      for await (const record of readSignals([`${padded}\n`], { key })) read.push(record);
+      assert.deepEqual(read, []);
+      assert.equal(new FenceVerifier(key).check(line).signal?.kind, "COMPLETED");
+    }),
+    { ...RUNS, numRuns: 100 },
+  );
+});
+
 test("generate makes distinct well-formed keys from the source given, and refuses none", () => {
   const texts = new Set(Array.from({ length: 50 }, () => SignalKey.generate(webcrypto).text()));
   assert.equal(texts.size, 50);

@@ -145,7 +145,7 @@ export class SignalScanner {
     let signal = this._parse(text);
     if (signal === null) return;
     if (this._fence !== null) {
-      const verdict = this._fence.verify(signal);
+      const verdict = this._fence._verify(signal);
       if (verdict.signal === null) {
         if (this._onRejected !== null) this._onRejected(Object.freeze({ ...verdict, lineNo: this._lineNo }));
         return;
