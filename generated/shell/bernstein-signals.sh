@@ -938,47 +938,125 @@ _bsig_Fmac() {
   _bsig_Fhex
 }
 
+# _bsig_Fafter KEY (a key as JSON writes it, without quotes): status 0 when KEY
+# sorts after the mark, 1 before it, 2 when it is the mark. Byte order of the
+# written text is the order of the keys (UTF-16 code units): an escape's
+# backslash, like the character it stands for, is below every byte of the
+# mark, and a non-ASCII byte, like its character, above.
+_bsig_Fafter() {
+  [ "$1" != "_sig" ] || return 2
+  _bsig_Fq=$1
+  for _bsig_Fv in 95 115 105 103; do
+    [ -n "$_bsig_Fq" ] || return 1
+    _bsig_Fr=${_bsig_Fq#?}
+    _bsig_Fx=${_bsig_Fq%"$_bsig_Fr"}
+    _bsig_Fq=$_bsig_Fr
+    _bsig_Fx=${_bsig_Fbt%%"$_bsig_Fx"*}
+    _bsig_Fx=$((${#_bsig_Fx} + 1))
+    [ "$_bsig_Fx" -eq "$_bsig_Fv" ] || {
+      _bsig_Fq='' _bsig_Fr=''
+      [ "$_bsig_Fx" -gt "$_bsig_Fv" ]
+      return
+    }
+  done
+  _bsig_Fq='' _bsig_Fr=''
+}
+
+# _bsig_Fplace MEMBERS (sorted, as the JSON writer wrote them): _bsig_Fb becomes
+# the members from the first top-level key that sorts after the mark on (empty
+# when none does), _bsig_Fa the members before it. One pass over the text's
+# quotes: outside strings, brackets count the depth; a string after a "," at
+# depth 1 is a key. Status 2: a top-level key is the mark.
+_bsig_Fplace() {
+  # zsh splits unquoted expansions only with shwordsplit (until this returns).
+  case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
+  _bsig_Fa=$1 _bsig_Fb=''
+  IFS=\"
+  # shellcheck disable=SC2086 # split on purpose; noglob is on; y keeps a last empty piece
+  $_bsig_bi set -- ${1}y
+  IFS=$_bsig_ifs_own
+  _bsig_Fb='' _bsig_Fd=1 _bsig_Fin='' _bsig_Fk='' _bsig_Fkq=''
+  while [ "$#" -gt 0 ]; do
+    _bsig_Fq=$1
+    shift
+    if [ -n "$_bsig_Fin" ]; then
+      # In a string: a quote after an odd run of backslashes is part of it.
+      _bsig_Fr=$_bsig_Fq
+      while :; do case $_bsig_Fr in *\\\\) _bsig_Fr=${_bsig_Fr%??} ;; *) break ;; esac; done
+      case $_bsig_Fr in
+        *\\)
+          [ -z "$_bsig_Fkq" ] || _bsig_Fk="$_bsig_Fk$_bsig_Fq\""
+          continue
+          ;;
+      esac
+      _bsig_Fin=''
+      [ -n "$_bsig_Fkq" ] || continue
+      _bsig_Fk=$_bsig_Fk$_bsig_Fq _bsig_Fkq=''
+      if _bsig_Fafter "$_bsig_Fk"; then
+        IFS=\"
+        _bsig_Fb="\"$_bsig_Fk\"$*"
+        IFS=$_bsig_ifs_own
+        _bsig_Fb=,${_bsig_Fb%y}
+        _bsig_Fa=${_bsig_Fa%"$_bsig_Fb"} _bsig_Fk=''
+        return 0
+      else
+        _bsig_Fst=$?
+      fi
+      _bsig_Fk=''
+      [ "$_bsig_Fst" -eq 1 ] || return 2
+    else
+      case $_bsig_Fq in
+        *[][{}]*)
+          _bsig_Fr=$_bsig_Fq
+          while [ -n "$_bsig_Fr" ]; do
+            _bsig_Fx=${_bsig_Fr#?}
+            case ${_bsig_Fr%"$_bsig_Fx"} in
+              '{' | '[') _bsig_Fd=$((_bsig_Fd + 1)) ;;
+              '}' | ']') _bsig_Fd=$((_bsig_Fd - 1)) ;;
+            esac
+            _bsig_Fr=$_bsig_Fx
+          done
+          ;;
+      esac
+      _bsig_Fin=1
+      case $_bsig_Fq in *,) [ "$_bsig_Fd" -ne 1 ] || _bsig_Fkq=1 ;; esac
+    fi
+  done
+  _bsig_Fq='' _bsig_Fr=''
+}
+
 # _bsig_Fmarked KIND MEMBERS: write the line of KIND and MEMBERS (as
 # _bsig_line takes them) with the mark in its sorted place: first, unless a key
-# sorts before it (upper case, digits: only in bernstein_emit KIND :=JSON); then
-# the one JSON writer (_bsig_jvalue) sorts the marked object. Status 2 (and a
+# sorts before it (upper case, digits: only in bernstein_emit KIND :=JSON);
+# then after the top-level keys below it (_bsig_Fplace). Status 2 (and a
 # message) for a payload that holds the mark already, or when the numbers are
 # used up; no number is used then. Status 1: stdout failed.
 _bsig_Fmarked() {
-  _bsig_Fre=''
+  _bsig_Fa='' _bsig_Fb=''
   case $2 in
     '' | ,) _bsig_Fp='' ;;
-    ,\"_sig[!\"]* | ,\"[abcdefghijklmnopqrstuvwxyz]* | ,\"_[tuvwxyz]* | ,\"_s[jklmnopqrstuvwxyz]* | ,\"_si[hijklmnopqrstuvwxyz]*) _bsig_Fp="{${2#,}}" ;;
+    ,\"_sig[!\"]* | ,\"[abcdefghijklmnopqrstuvwxyz]* | ,\"_[tuvwxyz]* | ,\"_s[jklmnopqrstuvwxyz]* | ,\"_si[hijklmnopqrstuvwxyz]*) _bsig_Fp="{${2#,}}" _bsig_Fb=$2 ;;
     ,\"_sig\":*)
       _bsig_err "$_bsig_Fheld"
       return 2
       ;;
-    *) _bsig_Fp="{${2#,}}" _bsig_Fre=1 ;;
+    *)
+      if _bsig_Fplace "$2"; then :; else
+        _bsig_Fa='' _bsig_Fb=''
+        _bsig_err "$_bsig_Fheld"
+        return 2
+      fi
+      _bsig_Fp="{${2#,}}"
+      ;;
   esac
   if [ "$_bsig_Fseq" -ge "$_bsig_Fmax" ]; then
+    _bsig_Fa='' _bsig_Fb=''
     _bsig_err "this shell's sequence numbers are used up: nothing more can be marked"
     return 2
   fi
   _bsig_Fmac "$1" "$_bsig_Fp" "$((_bsig_Fseq + 1))"
-  _bsig_Fp="\"_sig\":\"$_bsig_Frun.$((_bsig_Fseq + 1)).$_bsig_Fhx\""
-  if [ -n "$_bsig_Fre" ]; then
-    _bsig_Fx=$_bsig_jkind _bsig_jkind=''
-    if _bsig_jvalue "{$_bsig_Fp${2}}" $((63 + 1)); then
-      _bsig_jkind=$_bsig_Fx _bsig_Fp=${_bsig_j#?} _bsig_j=''
-      _bsig_Fp=${_bsig_Fp%?}
-    else
-      _bsig_jkind=$_bsig_Fx _bsig_j='' _bsig_Fp=''
-      case $_bsig_jerr in
-        *'"_sig"'*) _bsig_err "$_bsig_Fheld" ;;
-        *) _bsig_err "the marked payload cannot be written: $_bsig_jerr" ;;
-      esac
-      _bsig_jerr=''
-      return 2
-    fi
-  else
-    _bsig_Fp=$_bsig_Fp$2
-    [ "$2" != , ] || _bsig_Fp=${_bsig_Fp%,}
-  fi
+  _bsig_Fp="$_bsig_Fa,\"_sig\":\"$_bsig_Frun.$((_bsig_Fseq + 1)).$_bsig_Fhx\"$_bsig_Fb"
+  _bsig_Fp=${_bsig_Fp#,} _bsig_Fa='' _bsig_Fb=''
   _bsig_Fseq=$((_bsig_Fseq + 1))
   _bsig_out "BERNSTEIN:$1 {$_bsig_Fp}" || { _bsig_Fp='' && return 1; }
   _bsig_Fp=''

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -210,7 +211,7 @@ def test_any_text_marks_as_signal_marker(shell: str) -> None:
     check()
 
 
-_KEYS = st.text(st.sampled_from("AZaz09_$~é😀"), min_size=1, max_size=4).filter(
+_KEYS = st.text(st.sampled_from('AZaz09_$~é😀\\"'), min_size=1, max_size=4).filter(
     lambda k: k != "_sig"
 )
 _SCALARS = (
@@ -233,6 +234,49 @@ def test_any_keys_put_the_mark_in_its_sorted_place(shell: str) -> None:
         assert result.lines == [SignalMarker(KEY).mark("FAILED", payload).encode()]
 
     check()
+
+
+_NESTED = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(_KEYS | st.just("_sig"), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("shell", ALL)
+def test_nested_values_do_not_move_the_mark(shell: str) -> None:
+    """Brackets, commas, quotes, a nested "_sig" in values: only top-level keys place the mark."""
+
+    @settings(max_examples=8, deadline=None)
+    @given(extras=st.dictionaries(_KEYS, _NESTED, min_size=1, max_size=4))
+    def check(extras: dict[str, object]) -> None:
+        text = json.dumps(extras)
+        result = _run(shell, 'bernstein_emit FAILED ":=$1"', text)
+        assert result.status == 0, result.stderr
+        assert result.lines == [SignalMarker(KEY).mark("FAILED", extras).encode()]
+
+    check()
+
+
+_WIDE: list[dict[str, Any]] = [
+    {"A": 1, **{f"k{i:02d}": i for i in range(70)}},
+    {**{f"A{i:02d}": {"_sig": [i, '],"_sig":']} for i in range(70)}, "_sif": 1, "~": 2},
+]
+"""Over the 64 members an object may arrive unsorted in: R2's 71-member payload, and one
+whose every key but two sorts before the mark."""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("shell", ALL)
+def test_a_wide_payload_is_marked_in_its_sorted_place(shell: str) -> None:
+    body = 'bernstein_emit COMPLETED ":=$1" && bernstein_emit COMPLETED ":=$2"'
+    result = _run(shell, body, *(json.dumps(payload) for payload in _WIDE))
+    assert result.status == 0, result.stderr
+    marker = SignalMarker(KEY)
+    assert result.lines == [marker.mark("COMPLETED", payload).encode() for payload in _WIDE]
 
 
 @pytest.mark.parametrize("shell", [*NO_EXTERNALS, "dash", "busybox"])
@@ -359,12 +403,14 @@ def test_a_payload_holding_the_mark_is_refused_and_uses_no_number(shell: str) ->
     body = """
 bernstein_emit X :='{"_sig":"x"}' && echo wrong
 bernstein_emit X :='{"A":1,"_sig":"x"}' && echo wrong
+bernstein_emit X ":=$1" && echo wrong
 bernstein_completed
 """
-    result = _run(shell, body)
+    wide = {**{f"A{i:02d}": i for i in range(70)}, "_sig": "x", "z": 1}
+    result = _run(shell, body, json.dumps(wide))
     plain = _run(shell, "bernstein_completed", env={})
     assert result.lines == _marked_like_python(plain.lines)
-    assert result.stderr.decode().count('already holds "_sig"') == 2
+    assert result.stderr.decode().count('already holds "_sig"') == 3
     _verify(result.lines)
 
 

@@ -57,6 +57,7 @@ def fence_markers() -> dict[str, str]:
         "@FENCE_MARK_FIELD@": field,
         "@FENCE_MARK_AFTER@": after,
         "@FENCE_MARK_SAME@": same,
+        "@FENCE_MARK_BYTES@": " ".join(str(byte) for byte in field.encode("ascii")),
         "@FENCE_MAC_DOMAIN@": shell_double_quoted(rules.MAC_DOMAIN),
         "@FENCE_MAX_SEQUENCE@": str(rules.MAX_SEQUENCE),
         "@FENCE_KEY_PATTERN@": _HEX_DIGIT * run + ":" + _HEX_DIGIT * secret,
