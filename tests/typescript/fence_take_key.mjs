@@ -1,19 +1,14 @@
 // An adapter's start-up under the fence, as a Node adapter writes it: take the key from
-// the environment or descriptor 3 (node:fs reads and closes it), then start a child and
-// report what it inherited. Run by test_typescript_fence.py; prints one JSON line.
+// the environment or descriptor 3 (the README's bounded, deadline-limited recipe reads and
+// closes it), then start a child and report what it inherited. Run by
+// test_typescript_fence.py; prints one JSON line.
 import { spawnSync } from "node:child_process";
-import { closeSync, fstatSync, readFileSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { join } from "node:path";
 
-const { takeProcessKey } = await import(join(process.env.BERNSTEIN_TS_BINDING, "index.js"));
+import { readDescriptor } from "./fence_key_descriptor.mjs";
 
-function readDescriptor(fd) {
-  try {
-    return readFileSync(fd, "utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
+const { takeProcessKey } = await import(join(process.env.BERNSTEIN_TS_BINDING, "index.js"));
 
 const warnings = [];
 const key = takeProcessKey(process.env, { readDescriptor, warn: (line) => warnings.push(line) });

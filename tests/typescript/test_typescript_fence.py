@@ -11,8 +11,10 @@ descriptor.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -317,6 +319,59 @@ def test_an_adapter_takes_the_key_and_its_child_inherits_nothing() -> None:
         " ':', 64 hex digits; this adapter writes unmarked signals"
     ]
     assert secret[:-1] not in json.dumps(bad)
+
+
+_TAKE_KEY = "fence_take_key.mjs"
+
+
+def _start_up_on_open_pipe(written: bytes) -> dict[str, Any]:
+    """fence_take_key.mjs with ``written`` on descriptor 3, a pipe whose writer never closes."""
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, written)
+        result = subprocess.run(
+            ["sh", "-c", 'exec "$@" 3<&0 </dev/null', "sh", node(), str(HERE / _TAKE_KEY)],
+            stdin=read_end,
+            capture_output=True,
+            text=True,
+            env={**environment(), KEY_FD_VARIABLE: "3"},
+            cwd=ROOT,
+            check=False,
+            timeout=60,  # the hang this guards against: the writer is still open here
+        )
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert result.returncode == 0, result.stderr[-2000:]
+    answer: dict[str, Any] = json.loads(result.stdout)
+    return answer
+
+
+@pytest.mark.timeout(200)
+def test_the_readme_key_recipe_reads_one_bounded_line_and_never_hangs() -> None:
+    """Review finding 3: the README's readDescriptor, run against a pipe that never closes."""
+    recipe = (HERE / "fence_key_descriptor.mjs").read_text(encoding="utf-8")
+    code = recipe.split("// README recipe begins\n")[1].split("// README recipe ends\n")[0]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = textwrap.indent(code.replace("export function", "function"), "  ")
+    assert shown in readme, "README's Node key recipe differs from fence_key_descriptor.mjs"
+    key = SignalKey.generate()
+    secret = key.text().split(":")[1]
+    taken = _start_up_on_open_pipe(key.text().encode() + b"\nmore text the reader never needs\n")
+    assert (taken["run"], taken["warnings"], taken["fd3"]) == (key.run, [], "closed")
+    silent = _start_up_on_open_pipe(b"")
+    assert silent["run"] is None
+    assert silent["warnings"] == [
+        f"bernstein-signals: {KEY_FD_VARIABLE} names fd 3, which cannot be read (ETIMEDOUT);"
+        " this adapter writes unmarked signals"
+    ]
+    endless = _start_up_on_open_pipe(b"a" * 4096)  # no line end, far past a key
+    assert endless["run"] is None
+    assert endless["warnings"] == [
+        f"bernstein-signals: the text on fd 3 ({KEY_FD_VARIABLE}) is not a signal key: expected"
+        " 16 hex digits, ':', 64 hex digits; this adapter writes unmarked signals"
+    ]
+    assert secret not in json.dumps([taken, silent, endless])
 
 
 _HOSTILE = ROOT / "tests" / "data" / "hostile_signals.txt"
