@@ -2,9 +2,12 @@
 // kept byte for byte equal to the README's code by test_typescript_fence.py and used by the
 // Node adapters of the tests: bounded, non-blocking, and limited by KEY_READ_SECONDS.
 import { closeSync, constants, openSync, readSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const { KEY_READ_SECONDS } = await import(join(process.env.BERNSTEIN_TS_BINDING, "index.js"));
+const HERE = dirname(fileURLToPath(import.meta.url));
+const BINDING = process.env.BERNSTEIN_TS_BINDING ?? join(HERE, "..", "..", "generated", "typescript");
+const { KEY_READ_SECONDS } = await import(join(BINDING, "index.js"));
 
 // README recipe begins
 // The key line from descriptor fd: at most 81 bytes and "\n", never waiting past
