@@ -508,7 +508,8 @@ _bsig_esc_c0() {
 # BERNSTEIN_SIGNAL_KEY_FD names (read, then closed) or from BERNSTEIN_SIGNAL_KEY;
 # both variables are unset, so nothing the script starts sees the key, the
 # variable or the descriptor. Only the secret's HMAC pad states are kept, in
-# unexported _bsig_F* variables. SEQ counts the lines this shell marks: a
+# unexported _bsig_Fi* and _bsig_Fo* variables (as good as the key: `set`
+# shows them); what hashing leaves behind is wiped after the pads and each mark. SEQ counts the lines this shell marks: a
 # subshell's count (a helper in $(...) or a pipeline) does not reach its parent,
 # so mark in the main shell. No program is started (SHA-256 is arithmetic), but
 # dash takes a long message's bytes from od.
@@ -759,6 +760,14 @@ _bsig_sha_iv() {
   _bsig_H0=$((0x6a09e667)) _bsig_H1=$((0xbb67ae85)) _bsig_H2=$((0x3c6ef372)) _bsig_H3=$((0xa54ff53a)) _bsig_H4=$((0x510e527f)) _bsig_H5=$((0x9b05688c)) _bsig_H6=$((0x1f83d9ab)) _bsig_H7=$((0x5be0cd19))
 }
 
+# _bsig_sha_wipe: forget what compressing leaves behind (the state, the
+# working variables, the schedule's window): after an HMAC pad, the key's.
+_bsig_sha_wipe() {
+  _bsig_H0='' _bsig_H1='' _bsig_H2='' _bsig_H3='' _bsig_H4='' _bsig_H5='' _bsig_H6='' _bsig_H7=''
+  _bsig_V0='' _bsig_V1='' _bsig_V2='' _bsig_V3='' _bsig_V4='' _bsig_V5='' _bsig_V6='' _bsig_V7='' _bsig_T1=''
+  _bsig_W0='' _bsig_W1='' _bsig_W2='' _bsig_W3='' _bsig_W4='' _bsig_W5='' _bsig_W6='' _bsig_W7='' _bsig_W8='' _bsig_W9='' _bsig_W10='' _bsig_W11='' _bsig_W12='' _bsig_W13='' _bsig_W14='' _bsig_W15=''
+}
+
 # _bsig_sha_words B1 .. B64: the block's words from its 64 byte values.
 _bsig_sha_words() {
   _bsig_W0=$((${1} << 24 | ${2} << 16 | ${3} << 8 | ${4}))
@@ -936,6 +945,7 @@ _bsig_Fmac() {
   _bsig_H4=$_bsig_Fo4 _bsig_H5=$_bsig_Fo5 _bsig_H6=$_bsig_Fo6 _bsig_H7=$_bsig_Fo7
   _bsig_sha_block
   _bsig_Fhex
+  _bsig_sha_wipe
 }
 
 # _bsig_Fafter KEY (a key as JSON writes it, without quotes): status 0 when KEY
@@ -1189,7 +1199,7 @@ _bsig_Ftake() {
   _bsig_Fo0=$_bsig_H0 _bsig_Fo1=$_bsig_H1 _bsig_Fo2=$_bsig_H2 _bsig_Fo3=$_bsig_H3
   _bsig_Fo4=$_bsig_H4 _bsig_Fo5=$_bsig_H5 _bsig_Fo6=$_bsig_H6 _bsig_Fo7=$_bsig_H7
   _bsig_Fsec='' _bsig_Fx=''
-  _bsig_W0='' _bsig_W1='' _bsig_W2='' _bsig_W3='' _bsig_W4='' _bsig_W5='' _bsig_W6='' _bsig_W7=''
+  _bsig_sha_wipe
   _bsig_Fn0=0 _bsig_Fn1=1 _bsig_Fn2=2 _bsig_Fn3=3 _bsig_Fn4=4 _bsig_Fn5=5 _bsig_Fn6=6 _bsig_Fn7=7
   _bsig_Fn8=8 _bsig_Fn9=9 _bsig_Fn10=a _bsig_Fn11=b _bsig_Fn12=c _bsig_Fn13=d _bsig_Fn14=e _bsig_Fn15=f
   case $_bsig_sh in

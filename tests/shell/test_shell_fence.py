@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -104,10 +105,151 @@ def _verify(lines: list[bytes]) -> None:
         assert verdict.signal is not None, (line, verdict.code, verdict.problem)
 
 
+_K256 = [
+    int(x, 16)
+    for x in [
+        "428a2f98",
+        "71374491",
+        "b5c0fbcf",
+        "e9b5dba5",
+        "3956c25b",
+        "59f111f1",
+        "923f82a4",
+        "ab1c5ed5",
+        "d807aa98",
+        "12835b01",
+        "243185be",
+        "550c7dc3",
+        "72be5d74",
+        "80deb1fe",
+        "9bdc06a7",
+        "c19bf174",
+        "e49b69c1",
+        "efbe4786",
+        "0fc19dc6",
+        "240ca1cc",
+        "2de92c6f",
+        "4a7484aa",
+        "5cb0a9dc",
+        "76f988da",
+        "983e5152",
+        "a831c66d",
+        "b00327c8",
+        "bf597fc7",
+        "c6e00bf3",
+        "d5a79147",
+        "06ca6351",
+        "14292967",
+        "27b70a85",
+        "2e1b2138",
+        "4d2c6dfc",
+        "53380d13",
+        "650a7354",
+        "766a0abb",
+        "81c2c92e",
+        "92722c85",
+        "a2bfe8a1",
+        "a81a664b",
+        "c24b8b70",
+        "c76c51a3",
+        "d192e819",
+        "d6990624",
+        "f40e3585",
+        "106aa070",
+        "19a4c116",
+        "1e376c08",
+        "2748774c",
+        "34b0bcb5",
+        "391c0cb3",
+        "4ed8aa4a",
+        "5b9cca4f",
+        "682e6ff3",
+        "748f82ee",
+        "78a5636f",
+        "84c87814",
+        "8cc70208",
+        "90befffa",
+        "a4506ceb",
+        "bef9a3f7",
+        "c67178f2",
+    ]
+]
+_IV = [
+    0x6A09E667,
+    0xBB67AE85,
+    0x3C6EF372,
+    0xA54FF53A,
+    0x510E527F,
+    0x9B05688C,
+    0x1F83D9AB,
+    0x5BE0CD19,
+]
+
+
+def _rotr(x: int, n: int) -> int:
+    return (x >> n | x << (32 - n)) & 0xFFFFFFFF
+
+
+def _key_words() -> set[int]:
+    """Every 32-bit word compressing the HMAC pads computes: the pad states, the working
+    variables, the message schedule (an independent SHA-256 compression, FIPS 180-4)."""
+    block = bytes.fromhex(SECRET).ljust(64, b"\0")
+    found: set[int] = set()
+    for pad in (0x36, 0x5C):
+        w = [
+            int.from_bytes(bytes(b ^ pad for b in block[i : i + 4]), "big") for i in range(0, 64, 4)
+        ]
+        for t in range(16, 64):
+            s0 = _rotr(w[t - 15], 7) ^ _rotr(w[t - 15], 18) ^ w[t - 15] >> 3
+            s1 = _rotr(w[t - 2], 17) ^ _rotr(w[t - 2], 19) ^ w[t - 2] >> 10
+            w.append((w[t - 16] + s0 + w[t - 7] + s1) & 0xFFFFFFFF)
+        a, b, c, d, e, f, g, h = _IV
+        for t in range(64):
+            t1 = (
+                h + (_rotr(e, 6) ^ _rotr(e, 11) ^ _rotr(e, 25)) + (e & f ^ ~e & g) + _K256[t] + w[t]
+            )
+            t2 = (_rotr(a, 2) ^ _rotr(a, 13) ^ _rotr(a, 22)) + (a & b ^ a & c ^ b & c)
+            h, g, f, e, d, c, b, a = g, f, e, (d + t1) & 0xFFFFFFFF, c, b, a, (t1 + t2) & 0xFFFFFFFF
+            found |= {t1 & 0xFFFFFFFF, a, e}
+        state = [(x + y) & 0xFFFFFFFF for x, y in zip(_IV, (a, b, c, d, e, f, g, h), strict=True)]
+        found |= {*w, *state}
+    return {word for word in found if word > 0xFFFF}
+
+
+_KEY_WORDS = re.compile(
+    rb"(?<![0-9])(?:"
+    + b"|".join(
+        alternative
+        for word in sorted(_key_words())
+        for alternative in (str(word).encode(), str(word - 2**32).encode())
+    )
+    + rb")(?![0-9])"
+)
+"""The key-derived words as the shells print them: decimal, and mksh's 32-bit negative form."""
+
+
+def _assert_no_key_state(stream: bytes) -> None:
+    assert SECRET.encode() not in stream
+    assert _KEY_WORDS.search(stream) is None, _KEY_WORDS.search(stream)
+
+
 def _assert_no_key(result: Result) -> None:
     for stream in (result.stdout, result.stderr):
-        assert SECRET.encode() not in stream
+        _assert_no_key_state(stream)
         assert KEY_VARIABLE.encode() not in stream
+
+
+@pytest.mark.parametrize("shell", ALL)
+def test_the_pad_states_are_the_only_key_state_left(shell: str) -> None:
+    """`set` shows the kept pad states (documented); nothing else that hashing the key left."""
+    body = "set\nbernstein_completed >/dev/null\nset"
+    result = _run(shell, body)
+    assert result.status == 0, result.stderr
+    kept = [line for line in result.lines if re.match(rb"_bsig_F[io][0-7]=", line)]
+    assert len(kept) == 32, kept
+    assert all(_KEY_WORDS.search(line) for line in kept)
+    rest = [line for line in result.lines if line not in kept]
+    _assert_no_key_state(b"\n".join(rest))
 
 
 # -- the marks: the shared vectors, each helper, any text ----------------------------------

@@ -91,7 +91,7 @@ def _words_body() -> list[str]:
 
 
 def sha256_functions() -> str:
-    """Shell text defining _bsig_sha_block, _bsig_sha_iv and _bsig_sha_words."""
+    """Shell text defining _bsig_sha_block, _bsig_sha_iv, _bsig_sha_wipe and _bsig_sha_words."""
     iv = " ".join(f"_bsig_H{i}=$(({value:#010x}))" for i, value in enumerate(_IV))
     lines = [
         "# _bsig_sha_block: one SHA-256 compression of _bsig_W0..15 into _bsig_H0..7",
@@ -112,6 +112,14 @@ def sha256_functions() -> str:
         "# _bsig_sha_iv: the state SHA-256 starts from.",
         "_bsig_sha_iv() {",
         f"  {iv}",
+        "}",
+        "",
+        "# _bsig_sha_wipe: forget what compressing leaves behind (the state, the",
+        "# working variables, the schedule's window): after an HMAC pad, the key's.",
+        "_bsig_sha_wipe() {",
+        "  " + " ".join(f"_bsig_H{i}=''" for i in range(8)),
+        "  " + " ".join(f"_bsig_V{i}=''" for i in range(8)) + " _bsig_T1=''",
+        "  " + " ".join(f"_bsig_W{i}=''" for i in range(16)),
         "}",
         "",
         "# _bsig_sha_words B1 .. B64: the block's words from its 64 byte values.",

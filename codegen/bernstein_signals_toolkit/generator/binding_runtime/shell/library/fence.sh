@@ -7,7 +7,8 @@
 # @FENCE_KEY_FD_VARIABLE@ names (read, then closed) or from @FENCE_KEY_VARIABLE@;
 # both variables are unset, so nothing the script starts sees the key, the
 # variable or the descriptor. Only the secret's HMAC pad states are kept, in
-# unexported _bsig_F* variables. SEQ counts the lines this shell marks: a
+# unexported _bsig_Fi* and _bsig_Fo* variables (as good as the key: `set`
+# shows them); what hashing leaves behind is wiped after the pads and each mark. SEQ counts the lines this shell marks: a
 # subshell's count (a helper in $(...) or a pipeline) does not reach its parent,
 # so mark in the main shell. No program is started (SHA-256 is arithmetic), but
 # dash takes a long message's bytes from od.
@@ -171,6 +172,7 @@ _bsig_Fmac() {
   _bsig_H4=$_bsig_Fo4 _bsig_H5=$_bsig_Fo5 _bsig_H6=$_bsig_Fo6 _bsig_H7=$_bsig_Fo7
   _bsig_sha_block
   _bsig_Fhex
+  _bsig_sha_wipe
 }
 
 # _bsig_Fafter KEY (a key as JSON writes it, without quotes): status 0 when KEY
@@ -424,7 +426,7 @@ _bsig_Ftake() {
   _bsig_Fo0=$_bsig_H0 _bsig_Fo1=$_bsig_H1 _bsig_Fo2=$_bsig_H2 _bsig_Fo3=$_bsig_H3
   _bsig_Fo4=$_bsig_H4 _bsig_Fo5=$_bsig_H5 _bsig_Fo6=$_bsig_H6 _bsig_Fo7=$_bsig_H7
   _bsig_Fsec='' _bsig_Fx=''
-  _bsig_W0='' _bsig_W1='' _bsig_W2='' _bsig_W3='' _bsig_W4='' _bsig_W5='' _bsig_W6='' _bsig_W7=''
+  _bsig_sha_wipe
   _bsig_Fn0=0 _bsig_Fn1=1 _bsig_Fn2=2 _bsig_Fn3=3 _bsig_Fn4=4 _bsig_Fn5=5 _bsig_Fn6=6 _bsig_Fn7=7
   _bsig_Fn8=8 _bsig_Fn9=9 _bsig_Fn10=a _bsig_Fn11=b _bsig_Fn12=c _bsig_Fn13=d _bsig_Fn14=e _bsig_Fn15=f
   case $_bsig_sh in
