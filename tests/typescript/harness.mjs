@@ -4,36 +4,9 @@
 // ["o", [[key, value], ...]] in; ["num", String(value)] and ["int", digits] out.
 import { createInterface } from "node:readline";
 import { join } from "node:path";
+import { fromTagged } from "./tagged.mjs";
 
 const binding = await import(join(process.env.BERNSTEIN_TS_BINDING, "index.js"));
-
-function fromTagged([tag, data]) {
-  switch (tag) {
-    case "i": {
-      const exact = BigInt(data);
-      const safe = BigInt(Number.MAX_SAFE_INTEGER);
-      return exact > safe || exact < -safe ? exact : Number(data);
-    }
-    case "f":
-      return Number(data);
-    case "s":
-    case "b":
-      return data;
-    case "n":
-      return null;
-    case "a":
-      return data.map(fromTagged);
-    case "o": {
-      const result = {};
-      for (const [key, value] of data) {
-        Object.defineProperty(result, key, { value: fromTagged(value), enumerable: true, writable: true, configurable: true });
-      }
-      return result;
-    }
-    default:
-      throw new Error(`unknown tag ${tag}`);
-  }
-}
 
 function toTagged(value) {
   if (value === null) return ["n"];
