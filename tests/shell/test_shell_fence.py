@@ -568,10 +568,23 @@ def test_sequence_numbers_end_at_the_limit(shell: str) -> None:
 
 
 @pytest.mark.parametrize("shell", ALL)
-def test_a_subshell_counts_apart_from_its_parent(shell: str) -> None:
-    result = _run(shell, "(bernstein_emit X); bernstein_emit X; bernstein_emit X")
-    seqs = [line.split(b".")[1] for line in result.lines]
-    assert seqs == [b"1", b"1", b"2"]
+def test_a_subshell_refuses_to_mark_and_uses_no_number(shell: str) -> None:
+    """A subshell's number would not reach its parent (a replay): ( ), $(...), a pipeline."""
+    body = """
+(bernstein_emit X); echo "paren $?"
+x=$(bernstein_completed); echo "substitution $? [$x]"
+bernstein_emit BLOCKED a=1 | cat; echo "pipe"
+bernstein_emit COMPLETED >/dev/null; echo "redirected $?"
+bernstein_emit COMPLETED
+"""
+    result = _run(shell, body)
+    assert result.status == 0, result.stderr
+    assert result.lines[:4] == [b"paren 2", b"substitution 2 []", b"pipe", b"redirected 0"]
+    marker = SignalMarker(KEY)
+    marker.mark("COMPLETED")  # the redirected line's number: it was marked
+    assert result.lines[4:] == [marker.mark("COMPLETED").encode()]
+    assert result.stderr.decode().count("a subshell") == 3
+    assert len(result.stderr.splitlines()) == 3
 
 
 # -- SHA-256 itself, against NIST and hashlib ---------------------------------------------

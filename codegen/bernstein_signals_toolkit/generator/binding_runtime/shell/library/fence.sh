@@ -9,8 +9,8 @@
 # variable or the descriptor. Only the secret's HMAC pad states are kept, in
 # unexported _bsig_Fi* and _bsig_Fo* variables (as good as the key: `set`
 # shows them); what hashing leaves behind is wiped after the pads and each mark. SEQ counts the lines this shell marks: a
-# subshell's count (a helper in $(...) or a pipeline) does not reach its parent,
-# so mark in the main shell. No program is started (SHA-256 is arithmetic), but
+# subshell's count (a helper in $(...) or a pipeline) would not reach its
+# parent, so a subshell refuses to mark (_bsig_Fhere). No program is started (SHA-256 is arithmetic), but
 # dash takes a long message's bytes from od.
 
 @FENCE_SHA256@
@@ -286,6 +286,11 @@ _bsig_Fmarked() {
       _bsig_Fp="{${2#,}}"
       ;;
   esac
+  if ! _bsig_Fhere; then
+    _bsig_Fa='' _bsig_Fb=''
+    _bsig_err "$_bsig_Fsubshell"
+    return 2
+  fi
   if [ "$_bsig_Fseq" -ge "$_bsig_Fmax" ]; then
     _bsig_Fa='' _bsig_Fb=''
     _bsig_err "this shell's sequence numbers are used up: nothing more can be marked"
@@ -299,6 +304,27 @@ _bsig_Fmarked() {
   _bsig_Fp=''
 }
 _bsig_Fheld="the payload already holds \"@FENCE_MARK_FIELD@\", the fence's mark: a line is marked once, by the helper that writes it"
+
+_bsig_Fsubshell="a subshell (\$(...), a pipeline, ( )) cannot mark a line: its sequence number would not reach this shell's; call the helper in the main shell"
+
+# _bsig_Fwhere: _bsig_Fx becomes which shell process this is, without a fork:
+# the pid from /proc/self/stat, read by the builtin read; in ksh93, whose
+# $(...) and ( ) need no process, the subshell level. Status 1: not known.
+_bsig_Fwhere() {
+  case $_bsig_sh in
+    ksh) eval '_bsig_Fx=k${.sh.subshell}' ;;
+    *) { IFS=' ' read -r _bsig_Fx _bsig_Fr </proc/self/stat; } 2>/dev/null || return 1 ;;
+  esac
+  _bsig_Fr=''
+}
+
+# _bsig_Fhere: status 0 when this is the shell that took the key (or where
+# that cannot be told: no /proc).
+_bsig_Fhere() {
+  [ -n "$_bsig_Fpid" ] || return 0
+  _bsig_Fwhere || return 0
+  [ "$_bsig_Fx" = "$_bsig_Fpid" ]
+}
 
 # _bsig_fence_line KIND MEMBERS: _bsig_Fmarked in the C locale (byte lengths
 # and byte patterns), whatever the caller's.
@@ -446,6 +472,10 @@ _bsig_Ftake() {
     mksh) _bsig_Fmax=2147483647 ;;
     *) _bsig_Fmax=@FENCE_MAX_SEQUENCE@ ;;
   esac
+  # The shell that took the key: only it marks (_bsig_Fhere).
+  _bsig_Fpid=''
+  if _bsig_Fwhere; then _bsig_Fpid=$_bsig_Fx; fi
+  _bsig_Fx=''
   _bsig_Fkey=1
 }
 
