@@ -622,3 +622,16 @@ def test_marking_time_grows_linearly(shell: str) -> None:
         return lambda: _run(shell, 'bernstein_emit X t="$1" >/dev/null', text)
 
     assert_linear(make, 600, what=f"{shell}: marking", repeats=2)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("shell", ALL)
+def test_placing_the_mark_grows_linearly(shell: str) -> None:
+    """Keys below the mark, nested values: the one pass over the top-level keys."""
+
+    def make(size: int) -> Callable[[], object]:
+        payload = {f"A{i:06d}": {"b": [i, 'c,"d']} for i in range(size // 20)}
+        text = json.dumps({**payload, "z": 1}, separators=(",", ":"))
+        return lambda: _run(shell, 'bernstein_emit X ":=$1" >/dev/null', text)
+
+    assert_linear(make, 600, what=f"{shell}: placing the mark", repeats=2)
