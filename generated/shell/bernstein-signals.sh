@@ -509,10 +509,12 @@ _bsig_esc_c0() {
 # both variables are unset, so nothing the script starts sees the key, the
 # variable or the descriptor. Only the secret's HMAC pad states are kept, in
 # unexported _bsig_Fi* and _bsig_Fo* variables (as good as the key: `set`
-# shows them); what hashing leaves behind is wiped after the pads and each mark. SEQ counts the lines this shell marks: a
-# subshell's count (a helper in $(...) or a pipeline) would not reach its
-# parent, so a subshell refuses to mark (_bsig_Fhere). No program is started (SHA-256 is arithmetic), but
-# dash takes a long message's bytes from od.
+# shows them); what hashing leaves behind is wiped after the pads and each
+# mark. SEQ counts the lines this shell marks: a subshell's count (a helper in
+# $(...) or a pipeline) would not reach its parent, so a subshell refuses to
+# mark (_bsig_Fhere). No program is started (SHA-256 is arithmetic), but dash
+# takes a long message's bytes from od. This part hashes; fence_mark puts the
+# mark in a line; fence_key takes the key when the library is sourced.
 
 # _bsig_sha_block: one SHA-256 compression of _bsig_W0..15 into _bsig_H0..7
 # (generated: FIPS 180-4, unrolled; mksh's arithmetic is 32-bit).
@@ -948,6 +950,8 @@ _bsig_Fmac() {
   _bsig_sha_wipe
 }
 
+# -- the fence: the mark in its sorted place, written by the shell that took the key --
+
 # _bsig_Fafter KEY (a key as JSON writes it, without quotes): status 0 when KEY
 # sorts after the mark, 1 before it, 2 when it is the mark. Byte order of the
 # written text is the order of the keys (UTF-16 code units): an escape's
@@ -1118,6 +1122,8 @@ _bsig_fence_line() {
     *) _bsig_Fmarked "$@" ;;
   esac
 }
+
+# -- the fence: the key taken when the library is sourced ------------------------
 
 # _bsig_Fwarn PROBLEM: the one line a bad key gets (it never holds the key).
 _bsig_Fwarn() {

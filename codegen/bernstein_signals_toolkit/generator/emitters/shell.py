@@ -55,7 +55,9 @@ LIBRARY_PARTS = (
     "platform",  # which shell, and how it reaches its builtins and writes output
     "state",  # the caller's state: saved on entry, restored on return
     "escaping",  # JSON string escaping
-    "fence",  # the fence: the key taken at source time, HMAC-SHA256, the mark
+    "fence",  # the fence: HMAC-SHA256 in shell arithmetic
+    "fence_mark",  # the fence: the mark in its sorted place, by the shell that took the key
+    "fence_key",  # the fence: the key taken when the library is sourced
     "line",  # building and writing a line
     "arguments",  # the calling convention's one argument parser, and the value checks
     "json",  # reading JSON: key:=JSON checks and reply decoding
