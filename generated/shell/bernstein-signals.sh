@@ -1528,7 +1528,7 @@ _bsig_is_sdd_path() {
   return 0
 }
 
-# -- JSON reading: validation of `key:=JSON` and decoding of replies ------------------
+# -- JSON reading: strings and escapes, for `key:=JSON` and for replies -------------
 
 _bsig_skip_ws() {
   _bsig_s=${_bsig_s#"${_bsig_s%%[!"$_bsig_ws"]*}"}
@@ -1750,7 +1750,7 @@ _bsig_render() {
   _bsig_dec=${_bsig_dec%x}
 }
 
-# -- key:=JSON: read here, written by json_write.sh (spec/canonical-form.md) ---------
+# -- key:=JSON read (written by json_number and json_write, spec/canonical-form.md) --
 
 # _bsig_lt A B: is A before B in byte order? bash and zsh run the helpers in
 # the C locale; ksh93's test compares by the caller's collation, so there the
@@ -1975,10 +1975,7 @@ _bsig_raw_surrogate() {
   return 1
 }
 
-# -- key:=JSON written in canonical form: numbers, levels, key order, characters ----
-# (Read by _bsig_jvalue in json.sh: it calls these as it reads the text.)
-
-# -- numbers ------------------------------------------------------------------------
+# -- key:=JSON numbers: the limits, and doubles written in canonical form ---------
 
 # _bsig_jnum: consume the JSON number at the start of _bsig_s, within the
 # binding's limits, and write it canonically into _bsig_jno. An integer (no
@@ -2139,6 +2136,9 @@ _bsig_double() {
   fi
   _bsig_jno=$_bsig_sg$_bsig_jno
 }
+
+# -- key:=JSON written in canonical form: levels, key order, characters ----------
+# (Read by _bsig_jvalue in json_value.sh: it calls these as it reads the text.)
 
 # -- the text being built: one level per open object ---------------------------------
 # Level 0 is the whole value; level N (N objects open) holds the member of the

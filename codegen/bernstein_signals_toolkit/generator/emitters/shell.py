@@ -60,8 +60,10 @@ LIBRARY_PARTS = (
     "fence_key",  # the fence: the key taken when the library is sourced
     "line",  # building and writing a line
     "arguments",  # the calling convention's one argument parser, and the value checks
-    "json",  # reading JSON: key:=JSON checks and reply decoding
-    "json_write",  # key:=JSON written in canonical form: numbers, key order
+    "json",  # reading JSON strings and escapes, for key:=JSON and replies
+    "json_value",  # reading a key:=JSON value: structure, depth, surrogates
+    "json_number",  # key:=JSON numbers: limits, and doubles in canonical form
+    "json_write",  # key:=JSON written in canonical form: levels, key order, characters
     "emit",  # bernstein_emit
     "run",  # bernstein_run
     "ask",  # bernstein_ask
