@@ -1756,7 +1756,9 @@ _bsig_render() {
 # the C locale; ksh93's test compares by the caller's collation, so there the
 # comparison alone runs in the C locale (mksh, dash and busybox compare bytes).
 case $_bsig_sh in
-  zsh) _bsig_lt() { eval '[[ $1 < $2 ]]'; } ;;
+  # zsh's [[ < ]] puts bytes 0x83-0x9F (kept in its internal Meta encoding) after
+  # 0xA0, even in the C locale; its (o) sort orders them as bytes.
+  zsh) _bsig_lt() { eval 'local -a _bsig_lts; _bsig_lts=("$2" "$1"); _bsig_lts=("${(@o)_bsig_lts}"); [[ $1 != "$2" && $_bsig_lts[1] == "$1" ]]'; } ;;
   ksh)
     # shellcheck disable=SC3012 # ksh93 has it in [
     _bsig_lt() { LC_ALL=C command [ "$1" \< "$2" ]; }

@@ -24,7 +24,7 @@ from bernstein_signals_toolkit.generator.shell_help import (
     MAX_SORTED_MEMBERS,
 )
 from linear_support import assert_linear
-from shell_support import LIBRARY, UTF8, run, shell_command
+from shell_support import LIBRARY, UTF8, reference_format, run, shell_command
 
 _SETTINGS = settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -421,3 +421,14 @@ def test_one_long_number_costs_linear_time(shell: str) -> None:
         return go
 
     assert_linear(make, 10_000, what=f"{shell}: long number", repeats=3)  # type: ignore[arg-type]
+
+
+def test_keys_with_bytes_zsh_keeps_in_meta_encoding_sort_as_bytes(shell: str) -> None:
+    """UTF-8 continuation bytes 0x83-0x9F (U+0083-U+009F, U+00C3..., every third byte of
+    most CJK) sort before 0xA0-0xBF in every shell: zsh's ``[[ < ]]`` put them after."""
+    keys = ["\x85", "\xa0", "\x9f", "a", "\u0103", "\u00e9", "\u4e9f", "\u4ea0"]
+    payload = {key: index for index, key in enumerate(keys)}
+    text = json.dumps(payload)  # escaped, in a non-canonical order
+    result = run(shell, 'bernstein_emit X "k:=$1"', text.encode())
+    assert (result.status, result.stderr) == (0, b"")
+    assert result.stdout == reference_format("X", {"k": payload}) + b"\n"
