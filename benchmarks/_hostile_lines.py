@@ -173,26 +173,38 @@ def payload_of(line: str) -> str:
     return rest if space else line
 
 
-def json_baseline(build: Callable[[int], str]) -> Callable[[int], Callable[[], object]]:
-    """Size -> a call that reads every character of the payload ``build(size)``
-    carries once, then decodes it with bare ``json.loads``: the part of any
-    reader's work no check can avoid, to compare growth against.
+def json_baseline(
+    build: Callable[[int], str],
+) -> tuple[Callable[[int], Callable[[], object]], ...]:
+    """The linear passes any reader of the line ``build(size)`` makes, one maker each
+    (size -> the call to time): the part of its work no check can avoid, to compare
+    growth against (``tests/linear_support.assert_linear_or_as_baseline``).
 
-    The read matters where ``json.loads`` stops at the first bad character: a
-    reader still passes over the whole line, and past the core's cache that
-    pass alone grows faster than the input on some machines.
+    - ``memchr``: a search for a character the line lacks ("\\n" or "\\r"), which runs
+      at memory speed and so grows most past the core's cache;
+    - a copy of the payload, as slicing or encoding makes;
+    - a pass over every character, then bare ``json.loads``, which stops at the
+      first bad character or builds every object of a valid payload.
     """
 
-    def make(size: int) -> Callable[[], object]:
+    def memchr(size: int) -> Callable[[], object]:
+        line = build(size)
+        return lambda: "\n" in line or "\r" in line
+
+    def copy(size: int) -> Callable[[], object]:
+        payload = payload_of(build(size))
+        return lambda: payload[1:]
+
+    def decode(size: int) -> Callable[[], object]:
         payload = payload_of(build(size))
 
-        def decode() -> object:
+        def run() -> object:
             payload.count("\x00")
             try:
                 return json.loads(payload)
             except (ValueError, RecursionError):
                 return None
 
-        return decode
+        return run
 
-    return make
+    return memchr, copy, decode
