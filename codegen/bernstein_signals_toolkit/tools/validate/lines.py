@@ -187,7 +187,7 @@ class LineChecker:
                     rule=f"{error.rule}: {error.detail}",
                 )
             )
-        duplicates = duplicate_keys(text, offset) if has_payload else []
+        duplicates = duplicate_keys(text, offset, signal.payload) if has_payload else []
         for key in duplicates[:MAX_DUPLICATE_KEYS_SHOWN]:
             start, end = last_key_span(text, key, offset, payload_end)
             diagnostics.append(

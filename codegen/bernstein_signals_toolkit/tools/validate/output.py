@@ -21,6 +21,7 @@ from typing import IO, Any
 
 from . import formats
 from .diagnostics import Diagnostic
+from .pretty_json import dumps_indented
 from .run_report import ConformanceReport, ReportSink, SeenSignal, signal_dict
 
 __all__ = ["SPOOL_BYTES", "Output", "output_for"]
@@ -45,11 +46,6 @@ def _json_bytes(text: str) -> bytes:
     return text.encode("utf-8", "backslashreplace")
 
 
-def _dump(value: Any, indent: int) -> str:
-    """``value`` as json.dumps(indent=2) prints it nested ``indent`` spaces deep."""
-    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + " " * indent)
-
-
 class _Items:
     """One JSON array's items, rendered as they come, ``indent`` spaces deep."""
 
@@ -60,7 +56,9 @@ class _Items:
 
     def add(self, value: Any) -> None:
         head = ",\n" if self.count else ""
-        self.spool.write(_json_bytes(f"{head}{' ' * self.indent}{_dump(value, self.indent)}"))
+        self.spool.write(
+            _json_bytes(f"{head}{' ' * self.indent}{dumps_indented(value, self.indent)}")
+        )
         self.count += 1
 
     def write_array(self, out: IO[bytes]) -> None:
@@ -197,14 +195,14 @@ class _Json(Output):
         head = b",\n" if len(self.reports) > 1 else b""
         self._body.write(head + b" " * self._FILE_INDENT)
         arrays = {_marker("signals"): self._signals, _marker("diagnostics"): self._diagnostics}
-        _fill(_dump(entry, self._FILE_INDENT), self._body, arrays)
+        _fill(dumps_indented(entry, self._FILE_INDENT), self._body, arrays)
 
     def write(self, out: IO[bytes]) -> None:
         files = _Items(self._FILE_INDENT, self._body)
         files.count = len(self.reports)
         skeleton = formats.json_document([], passed=all(r.passed for _, r in self.reports))
         skeleton["files"] = _marker("files")
-        _fill(_dump(skeleton, 0), out, {_marker("files"): files})
+        _fill(dumps_indented(skeleton, 0), out, {_marker("files"): files})
         out.write(b"\n")
 
 
@@ -221,7 +219,7 @@ class _Sarif(Output):
     def write(self, out: IO[bytes]) -> None:
         skeleton = formats.sarif_document(self.reports, results=False)
         skeleton["runs"][0]["results"] = _marker("results")
-        _fill(_dump(skeleton, 0), out, {_marker("results"): self._results})
+        _fill(dumps_indented(skeleton, 0), out, {_marker("results"): self._results})
         out.write(b"\n")
 
 

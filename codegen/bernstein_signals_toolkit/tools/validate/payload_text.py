@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["MAX_DUPLICATE_KEYS_SHOWN", "content_end", "duplicate_keys", "last_key_span"]
 
@@ -32,13 +32,24 @@ def content_end(text: str, start: int) -> int:
     return end
 
 
-def duplicate_keys(text: str, start: int) -> list[str]:
+_compact: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def duplicate_keys(text: str, start: int, decoded: object = None) -> list[str]:
     """Keys repeated within one object of the payload at ``start``, in the order found.
 
     json's C scanner does the reading; at most MAX_DUPLICATE_KEYS_SHOWN are collected.
+    ``decoded``, the value the payload was read as, spares that second reading when
+    the payload is its compact ``json.dumps`` (as most producers write it): a dict
+    holds each key once, so that text repeats none.
     """
     if text.count(":", start) < 2:
         return []
+    if isinstance(decoded, dict):
+        with contextlib.suppress(ValueError, TypeError, RecursionError):
+            compact = _compact(decoded)
+            if len(compact) == len(text) - start and text.endswith(compact):
+                return []
     found: dict[str, None] = {}
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
