@@ -5,11 +5,8 @@ them into a small frozen model (:mod:`.model`), and each emitter in
 :mod:`.emitters` turns that model into files under ``generated/``.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("bernstein-signals")
-except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-    __version__ = "0+unknown"
+__version__ = "0.1.0"
+"""The one home of the version: the build backend reads it here (``pyproject.toml``), so
+no command pays for ``importlib.metadata`` at start-up."""
 
 __all__ = ["__version__"]
