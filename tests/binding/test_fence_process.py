@@ -53,10 +53,12 @@ def _python(
 # first becomes nobody: root's CAP_SYS_PTRACE passes the very check under test,
 # and a real agent is the adapter's own, unprivileged user. Changing the uid
 # clears the dumpable flag, so the adapter sets it back to 1, as exec leaves it
-# for a freshly started adapter, and only then takes the key.
+# for a freshly started adapter, and only then takes the key. The fence is imported
+# before the uid changes: nobody may not read the interpreter's own standard library.
 _PROC_ADAPTER = """
 import ctypes, errno, json, os, sys
 import bernstein_signals as b
+import bernstein_signals.fence
 key_text = os.environ.pop("_TEST_KEY", "")
 if os.getuid() == 0:
     os.setgroups([])

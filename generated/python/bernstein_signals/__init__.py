@@ -2,96 +2,100 @@
 # Do not edit: change the sources and run `bernstein-signals generate`.
 """Python binding of the bernstein-stream-signals vocabulary 1.1.1. Standard library only, so that adapter wrappers can import it anywhere."""
 
-from .constructors import blocked, completed, failed, plan_draft, plan_ready, question
-from .errors import PayloadError, SignalPayloadError
-from .fence import (
-    FenceVerdict,
-    FenceVerifier,
-    SignalKey,
-    SignalMarker,
-    process_key,
-    take_process_key,
-)
-from .fence_rules import (
-    FENCE_VERSION,
-    KEY_FD_MAX,
-    KEY_FD_MIN,
-    KEY_FD_VARIABLE,
-    KEY_READ_SECONDS,
-    KEY_SHAPE,
-    KEY_VARIABLE,
-    KIND_NOT_ALLOWED,
-    MAC_DOMAIN,
-    MARK_FIELD,
-    MAX_SEQUENCE,
-    REPLAYED_SIGNAL,
-    RUN_HEX_DIGITS,
-    SECRET_HEX_DIGITS,
-    UNAUTHENTICATED_PREFIX,
-    UNAUTHENTICATED_SIGNAL,
-)
-from .fields import (
-    COMPLETED_VOCABULARY,
-    FAILED_REASON,
-    FAILED_VOCABULARY,
-    PLAN_DRAFT_MARKDOWN,
-    PLAN_DRAFT_PATH,
-    PLAN_READY_PATH,
-    QUESTION_ID,
-    QUESTION_OPTIONS,
-    QUESTION_TEXT,
-    REPLY_ANSWER,
-    REPLY_IN_REPLY_TO,
-)
-from .formatting import emit, format_signal
-from .kinds import SIGNAL_PREFIX, TERMINAL_SIGNAL_KINDS, VOCABULARY_VERSION, SignalKind
-from .limits import MAX_INTEGER_DIGITS, MAX_NESTING_DEPTH
-from .native import ClaudeStreamJsonParser, CodexJsonParser, SignalParser
-from .parsing import AnySignal, iter_signals, parse_signal
-from .payloads import (
-    BlockedPayload,
-    CompletedPayload,
-    FailedPayload,
-    PlanDraftPayload,
-    PlanReadyPayload,
-    QuestionPayload,
-    Reply,
-    SignalPayload,
-)
-from .plans import DEFAULT_MAX_PLAN_BYTES, PLAN_DIR, PlanPathError, read_plan, resolve_plan_path
-from .questions import (
-    AnswerNotAnOption,
-    PendingQuestion,
-    QuestionAborted,
-    QuestionError,
-    QuestionIdInUse,
-    QuestionTimeout,
-    QuestionTracker,
-    UnknownQuestion,
-    ask,
-)
-from .readers import (
-    AsyncReadable,
-    SignalRecord,
-    SignalScanner,
-    UnknownKindRecord,
-    aread_signals,
-    read_signals,
-)
-from .reply import format_reply, parse_reply
-from .scanning import (
-    DEFAULT_MAX_LINE_BYTES,
-    READ_CHUNK_BYTES,
-    LineScanner,
-    Readable,
-    ScannedLine,
-    read_chunks,
-    scan_lines,
-    strip_terminator,
-)
-from .signals import StreamSignal, UnknownKindSignal
-from .terminal import MissingTerminalSignal, check_terminal_signal, has_terminal_signal
-from .validators import validate_payload, validate_reply
+import os as _os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .constructors import blocked, completed, failed, plan_draft, plan_ready, question
+    from .errors import PayloadError, SignalPayloadError
+    from .fence import (
+        FenceVerdict,
+        FenceVerifier,
+        SignalKey,
+        SignalMarker,
+        process_key,
+        take_process_key,
+    )
+    from .fence_rules import (
+        FENCE_VERSION,
+        KEY_FD_MAX,
+        KEY_FD_MIN,
+        KEY_FD_VARIABLE,
+        KEY_READ_SECONDS,
+        KEY_SHAPE,
+        KEY_VARIABLE,
+        KIND_NOT_ALLOWED,
+        MAC_DOMAIN,
+        MARK_FIELD,
+        MAX_SEQUENCE,
+        REPLAYED_SIGNAL,
+        RUN_HEX_DIGITS,
+        SECRET_HEX_DIGITS,
+        UNAUTHENTICATED_PREFIX,
+        UNAUTHENTICATED_SIGNAL,
+    )
+    from .fields import (
+        COMPLETED_VOCABULARY,
+        FAILED_REASON,
+        FAILED_VOCABULARY,
+        PLAN_DRAFT_MARKDOWN,
+        PLAN_DRAFT_PATH,
+        PLAN_READY_PATH,
+        QUESTION_ID,
+        QUESTION_OPTIONS,
+        QUESTION_TEXT,
+        REPLY_ANSWER,
+        REPLY_IN_REPLY_TO,
+    )
+    from .formatting import emit, format_signal
+    from .kinds import SIGNAL_PREFIX, TERMINAL_SIGNAL_KINDS, VOCABULARY_VERSION, SignalKind
+    from .limits import MAX_INTEGER_DIGITS, MAX_NESTING_DEPTH
+    from .native import ClaudeStreamJsonParser, CodexJsonParser, SignalParser
+    from .parsing import AnySignal, iter_signals, parse_signal
+    from .payloads import (
+        BlockedPayload,
+        CompletedPayload,
+        FailedPayload,
+        PlanDraftPayload,
+        PlanReadyPayload,
+        QuestionPayload,
+        Reply,
+        SignalPayload,
+    )
+    from .plans import DEFAULT_MAX_PLAN_BYTES, PLAN_DIR, PlanPathError, read_plan, resolve_plan_path
+    from .questions import (
+        AnswerNotAnOption,
+        PendingQuestion,
+        QuestionAborted,
+        QuestionError,
+        QuestionIdInUse,
+        QuestionTimeout,
+        QuestionTracker,
+        UnknownQuestion,
+        ask,
+    )
+    from .readers import (
+        AsyncReadable,
+        SignalRecord,
+        SignalScanner,
+        UnknownKindRecord,
+        aread_signals,
+        read_signals,
+    )
+    from .reply import format_reply, parse_reply
+    from .scanning import (
+        DEFAULT_MAX_LINE_BYTES,
+        READ_CHUNK_BYTES,
+        LineScanner,
+        Readable,
+        ScannedLine,
+        read_chunks,
+        scan_lines,
+        strip_terminator,
+    )
+    from .signals import StreamSignal, UnknownKindSignal
+    from .terminal import MissingTerminalSignal, check_terminal_signal, has_terminal_signal
+    from .validators import validate_payload, validate_reply
 
 __all__ = [
     "COMPLETED_VOCABULARY",
@@ -196,4 +200,128 @@ __all__ = [
     "validate_reply",
 ]
 
-take_process_key()  # the fence key: see fence.py
+_HOMES = {
+    "COMPLETED_VOCABULARY": "fields",
+    "DEFAULT_MAX_LINE_BYTES": "scanning",
+    "DEFAULT_MAX_PLAN_BYTES": "plans",
+    "FAILED_REASON": "fields",
+    "FAILED_VOCABULARY": "fields",
+    "FENCE_VERSION": "fence_rules",
+    "KEY_FD_MAX": "fence_rules",
+    "KEY_FD_MIN": "fence_rules",
+    "KEY_FD_VARIABLE": "fence_rules",
+    "KEY_READ_SECONDS": "fence_rules",
+    "KEY_SHAPE": "fence_rules",
+    "KEY_VARIABLE": "fence_rules",
+    "KIND_NOT_ALLOWED": "fence_rules",
+    "MAC_DOMAIN": "fence_rules",
+    "MARK_FIELD": "fence_rules",
+    "MAX_INTEGER_DIGITS": "limits",
+    "MAX_NESTING_DEPTH": "limits",
+    "MAX_SEQUENCE": "fence_rules",
+    "PLAN_DIR": "plans",
+    "PLAN_DRAFT_MARKDOWN": "fields",
+    "PLAN_DRAFT_PATH": "fields",
+    "PLAN_READY_PATH": "fields",
+    "QUESTION_ID": "fields",
+    "QUESTION_OPTIONS": "fields",
+    "QUESTION_TEXT": "fields",
+    "READ_CHUNK_BYTES": "scanning",
+    "REPLAYED_SIGNAL": "fence_rules",
+    "REPLY_ANSWER": "fields",
+    "REPLY_IN_REPLY_TO": "fields",
+    "RUN_HEX_DIGITS": "fence_rules",
+    "SECRET_HEX_DIGITS": "fence_rules",
+    "SIGNAL_PREFIX": "kinds",
+    "TERMINAL_SIGNAL_KINDS": "kinds",
+    "UNAUTHENTICATED_PREFIX": "fence_rules",
+    "UNAUTHENTICATED_SIGNAL": "fence_rules",
+    "VOCABULARY_VERSION": "kinds",
+    "AnswerNotAnOption": "questions",
+    "AnySignal": "parsing",
+    "AsyncReadable": "readers",
+    "BlockedPayload": "payloads",
+    "ClaudeStreamJsonParser": "native",
+    "CodexJsonParser": "native",
+    "CompletedPayload": "payloads",
+    "FailedPayload": "payloads",
+    "FenceVerdict": "fence",
+    "FenceVerifier": "fence",
+    "LineScanner": "scanning",
+    "MissingTerminalSignal": "terminal",
+    "PayloadError": "errors",
+    "PendingQuestion": "questions",
+    "PlanDraftPayload": "payloads",
+    "PlanPathError": "plans",
+    "PlanReadyPayload": "payloads",
+    "QuestionAborted": "questions",
+    "QuestionError": "questions",
+    "QuestionIdInUse": "questions",
+    "QuestionPayload": "payloads",
+    "QuestionTimeout": "questions",
+    "QuestionTracker": "questions",
+    "Readable": "scanning",
+    "Reply": "payloads",
+    "ScannedLine": "scanning",
+    "SignalKey": "fence",
+    "SignalKind": "kinds",
+    "SignalMarker": "fence",
+    "SignalParser": "native",
+    "SignalPayload": "payloads",
+    "SignalPayloadError": "errors",
+    "SignalRecord": "readers",
+    "SignalScanner": "readers",
+    "StreamSignal": "signals",
+    "UnknownKindRecord": "readers",
+    "UnknownKindSignal": "signals",
+    "UnknownQuestion": "questions",
+    "aread_signals": "readers",
+    "ask": "questions",
+    "blocked": "constructors",
+    "check_terminal_signal": "terminal",
+    "completed": "constructors",
+    "emit": "formatting",
+    "failed": "constructors",
+    "format_reply": "reply",
+    "format_signal": "formatting",
+    "has_terminal_signal": "terminal",
+    "iter_signals": "parsing",
+    "parse_reply": "reply",
+    "parse_signal": "parsing",
+    "plan_draft": "constructors",
+    "plan_ready": "constructors",
+    "process_key": "fence",
+    "question": "constructors",
+    "read_chunks": "scanning",
+    "read_plan": "plans",
+    "read_signals": "readers",
+    "resolve_plan_path": "plans",
+    "scan_lines": "scanning",
+    "strip_terminator": "scanning",
+    "take_process_key": "fence",
+    "validate_payload": "validators",
+    "validate_reply": "validators",
+}
+"""Each exported name -> the module it is imported from on first use."""
+
+
+def __getattr__(name: str) -> object:
+    """An exported name, imported from its module on first use (then a plain global)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = __import__(f"{__name__}.{home}", fromlist=[name])
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+# The fence key, taken at import when one is handed over (see fence.py).
+if "BERNSTEIN_SIGNAL_KEY" in _os.environ or "BERNSTEIN_SIGNAL_KEY_FD" in _os.environ:
+    from .fence import take_process_key as _take_process_key
+
+    _take_process_key()

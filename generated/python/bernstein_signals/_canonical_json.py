@@ -17,7 +17,6 @@ character) goes through json's pure-Python encoder with the canonical number
 text and key order.
 """
 
-import decimal
 import functools
 import json
 import json.encoder
@@ -146,6 +145,21 @@ def _check_structure(value: dict[Any, Any], count_digits: bool) -> _Needs:
     return _Needs(needs_decimal, needs_numbers, needs_integral)
 
 
+_NEEDS_NOTHING: Final = _Needs(decimal=False, numbers=False)
+_TEXT_VALUE_TYPES: Final = frozenset({str, bool, type(None)})
+_STR_KEYS: Final = frozenset({str})
+
+
+def _flat_text_only(value: dict[Any, Any]) -> bool:
+    """Whether every key is a str and every value a str, bool or None: the common payload,
+    with nothing for :func:`_check_structure` to find, told at C speed."""
+    return (
+        type(value) is dict
+        and _STR_KEYS.issuperset(map(type, value))
+        and _TEXT_VALUE_TYPES.issuperset(map(type, value.values()))
+    )
+
+
 def _astral_key(value: Any) -> bool:
     """Whether a key of ``value``, at any depth, holds an astral character (bounded nesting)."""
     if isinstance(value, dict):
@@ -175,6 +189,8 @@ def _in_utf16_order(value: Any) -> Any:
 
 
 def _decimal_text(value: int) -> str:
+    import decimal  # only past the interpreter's own limit: not loaded at start-up
+
     return str(decimal.Decimal(value))
 
 
@@ -228,8 +244,10 @@ def dump_canonical(value: dict[str, Any]) -> str:
     over :data:`MAX_INTEGER_DIGITS` digits, nesting beyond the bound (a
     self-referential value counts).
     """
-    count_digits = _int_digits_setting() != MAX_INTEGER_DIGITS
-    needs = _check_structure(value, count_digits)
+    if _flat_text_only(value):
+        needs = _NEEDS_NOTHING
+    else:
+        needs = _check_structure(value, _int_digits_setting() != MAX_INTEGER_DIGITS)
     text = _encode(value, needs)
     # Only a text with an astral character can hold a key whose UTF-16 order differs.
     if not text.isascii() and _ASTRAL.search(text) and _astral_key(value):

@@ -16,7 +16,6 @@ lexer: the validator (where a value sits) and the language server (which key
 the cursor is on, in a payload still being typed) scan with them too.
 """
 
-import decimal
 import json
 import math
 import re
@@ -72,6 +71,8 @@ def integer_from_text(text: str) -> int:
         raise _Refused(f"integer of {digits} digits (the limit is {MAX_INTEGER_DIGITS})")
     setting = _int_digits_setting()
     if setting and digits > setting:
+        import decimal  # only past the interpreter's own limit: not loaded at start-up
+
         return int(decimal.Decimal(text))
     return int(text)
 

@@ -20,6 +20,7 @@ from .validators import validate_payload
 
 __all__ = ["emit", "format_signal"]
 
+_FENCE_MODULE: Final = f"{__package__}.fence"
 _KINDS: Final = frozenset(kind.value for kind in SignalKind)
 _NAMES: Final = ", ".join(sorted(_KINDS))
 _USAGE: Final = (
@@ -144,9 +145,10 @@ def emit(
     """
     parts = _signal_parts(kind, payload)
     stream = sys.stdout if file is None else file
-    from .fence import _process_marker  # fence builds on format_signal: imported when called
-
-    marker = _process_marker() if stream is sys.stdout else None
+    # Only take_process_key sets a marker, in fence.py (which builds on this module): a
+    # process that never loaded it holds no key, and pays nothing for the fence.
+    fence = sys.modules.get(_FENCE_MODULE)
+    marker = fence._process_marker() if fence is not None and stream is sys.stdout else None
     if marker is None:
         stream.write(format_signal(*parts) + "\n")
         stream.flush()

@@ -27,7 +27,7 @@ from ._escape import python_docstring
 from ._header import copied_python_header, python_header
 from ._python_constructors import body_names, constructors_module
 from ._python_validators import validators_module
-from ._templates import template_names, template_text
+from ._templates import python_runtime_module, template_names, template_text
 
 __all__ = [
     "BINDING_DISTRIBUTION",
@@ -192,6 +192,11 @@ def _init_module(vocabulary: Vocabulary, modules: dict[str, str]) -> str:
     """Re-export every public module's ``__all__``; private modules (``_x``) stay internal,
     and :data:`STANDALONE_MODULES` are imported by name.
 
+    Lazily (PEP 562): a name's module is imported when the name is first used, so
+    an adapter that writes two signals never loads the readers, the native mappers
+    or the fence. Type checkers read the same names from the ``TYPE_CHECKING``
+    imports; the table of homes is written here, once, not built at import.
+
     ``payloads`` comes from datamodel-code-generator, which writes no ``__all__``.
     """
     payloads = ["SignalPayload", vocabulary.reply.type_name]
@@ -202,21 +207,58 @@ def _init_module(vocabulary: Vocabulary, modules: dict[str, str]) -> str:
         if not module.startswith("_") and module not in STANDALONE_MODULES
     }
     exported = sorted((name for group in names.values() for name in group), key=_isort_key)
+    homes = {name: module for module, group in names.items() for name in group}
     lines = [
         python_header(vocabulary),
         _docstring(
             f"Python binding of the {vocabulary.name} vocabulary {vocabulary.version}."
             " Standard library only, so that adapter wrappers can import it anywhere."
         ),
-        "\n",
+        "\nimport os as _os\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n",
     ]
     for module, members in names.items():
-        lines.append(f"from .{module} import {', '.join(members)}\n")
+        lines.append(f"    from .{module} import {', '.join(members)}\n")
     lines.append("\n__all__ = [" + ", ".join(repr(name) for name in exported) + "]\n")
+    lines.append(
+        "\n_HOMES = {"
+        + ", ".join(f"{name!r}: {homes[name]!r}" for name in exported)
+        + "}\n"
+        + _docstring("Each exported name -> the module it is imported from on first use.")
+    )
+    lines.append(_LAZY_NAMES)
     if "take_process_key" in names.get("fence", ()):
-        # The fence's start-up step, at import: before adapter code can start a child.
-        lines.append("\ntake_process_key()  # the fence key: see fence.py\n")
+        lines.append(_fence_start())
     return "".join(lines)
+
+
+_LAZY_NAMES = '''
+
+def __getattr__(name: str) -> object:
+    """An exported name, imported from its module on first use (then a plain global)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = __import__(f"{__name__}.{home}", fromlist=[name])
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+'''
+
+
+def _fence_start() -> str:
+    """The fence's start-up step, at import, before adapter code can start a child: only a
+    process handed a key (either variable set) loads the fence (see fence.py)."""
+    rules = python_runtime_module("fence_rules")
+    return (
+        "\n\n# The fence key, taken at import when one is handed over (see fence.py).\n"
+        f"if {rules.KEY_VARIABLE!r} in _os.environ or {rules.KEY_FD_VARIABLE!r} in _os.environ:\n"
+        "    from .fence import take_process_key as _take_process_key\n\n"
+        "    _take_process_key()\n"
+    )
 
 
 def _template_modules(vocabulary: Vocabulary) -> dict[str, str]:

@@ -8,10 +8,11 @@ reports it); a final line without "\\n" counts; "\\r\\n" is tolerated; a line
 that is not UTF-8 is plain output.
 """
 
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from typing import Final, Literal, NamedTuple, Protocol, overload
+from __future__ import annotations
 
-from .fence import FenceVerdict, FenceVerifier, SignalKey, _reader_verifier
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple, Protocol, TypeAlias, overload
+
 from .kinds import SIGNAL_PREFIX, SignalKind
 from .parsing import _strict as _parse_prefixed
 from .parsing import _strict_any as _parse_any_prefixed
@@ -26,6 +27,9 @@ from .scanning import (
     read_chunks,
 )
 from .signals import StreamSignal, UnknownKindSignal
+
+if TYPE_CHECKING:  # the fence is loaded only by a fenced read
+    from .fence import FenceVerdict, FenceVerifier, SignalKey
 
 __all__ = [
     "AsyncReadable",
@@ -131,7 +135,7 @@ def _scanner(max_line_bytes: int, unknown_kinds: bool) -> SignalScanner:
     return scanner
 
 
-_OnRejected = Callable[[FenceVerdict], object] | None
+_OnRejected: TypeAlias = "Callable[[FenceVerdict], object] | None"
 
 
 def _fenced_items(
@@ -226,6 +230,10 @@ def read_signals(
     :class:`~.fence.FenceVerdict` with ``line_no``) in stream order. Bad options
     raise here, before anything is read.
     """
+    if key is None and allow_kinds is None and on_rejected is None:
+        return _read(_scanner(max_line_bytes, unknown_kinds), stream)
+    from .fence import _reader_verifier
+
     verifier = _reader_verifier(key, allow_kinds, on_rejected, unknown_kinds=unknown_kinds)
     if verifier is None:
         return _read(_scanner(max_line_bytes, unknown_kinds), stream)
@@ -289,6 +297,10 @@ def aread_signals(
     Reads with ``read(n)``, never ``readline``, so lines longer than the
     StreamReader's limit (64 KiB by default) are no error.
     """
+    if key is None and allow_kinds is None and on_rejected is None:
+        return _aread(_scanner(max_line_bytes, unknown_kinds), reader)
+    from .fence import _reader_verifier
+
     verifier = _reader_verifier(key, allow_kinds, on_rejected, unknown_kinds=unknown_kinds)
     if verifier is None:
         return _aread(_scanner(max_line_bytes, unknown_kinds), reader)
