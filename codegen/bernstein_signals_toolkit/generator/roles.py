@@ -28,6 +28,7 @@ __all__ = [
     "check_document_roles",
     "check_roles",
     "role_field",
+    "role_fields",
     "roles_of",
 ]
 
@@ -151,6 +152,15 @@ ROLES: Final[tuple[Role, ...]] = (
         required=True,
     ),
 )
+
+
+def role_fields(vocabulary: Vocabulary) -> dict[tuple[str, str], str]:
+    """Every marked field: (document, role) -> the field's name, in a stable order."""
+    return {
+        (_document_name(candidate), role): field
+        for candidate in (*vocabulary.kinds, vocabulary.reply)
+        for role, field in sorted(candidate.roles.items())
+    }
 
 
 def _document_name(document: SchemaDocument) -> str:

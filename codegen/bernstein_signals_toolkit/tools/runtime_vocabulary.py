@@ -18,7 +18,6 @@ language server does it on every analysis) only reads and hashes it.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -100,9 +99,15 @@ class RuntimeVocabulary:
     payload_error: type[ValueError] = field(repr=False)
     """The binding's ``SignalPayloadError``, which :meth:`format_signal` raises."""
     _known: frozenset[str] = field(repr=False)
+    _role_fields: dict[tuple[str, str], str] = field(repr=False)
 
     def knows(self, kind: str) -> bool:
         return kind in self._known
+
+    def role_field(self, document: str, role: str) -> str | None:
+        """The field with ``role`` in ``document`` (a kind, or ``reply``); None when either is
+        missing. From the binding's table: no source is loaded."""
+        return self._role_fields.get((document, role))
 
     def describe(self) -> str:
         """How messages name it: ``vocabulary 1.0.0`` (and the folder when not built in)."""
@@ -172,10 +177,11 @@ def _from_modules(
         _model=model,
         payload_error=modules["formatting"].SignalPayloadError,
         _known=frozenset(names),
+        _role_fields=dict(modules["fields"].ROLE_FIELDS),
     )
 
 
-_NEEDED = ("kinds", "parsing", "validators", "formatting", "readers")
+_NEEDED = ("kinds", "fields", "parsing", "validators", "formatting", "readers")
 
 
 @cache
@@ -245,6 +251,8 @@ def folder_digest(folder: Path) -> str:
     or a link to a device is never opened. An unreadable folder or file is a
     one-line usage error.
     """
+    import hashlib  # only --vocabulary hashes a folder
+
     digest = hashlib.sha256()
     try:
         entries = sorted(folder.iterdir())
@@ -279,7 +287,8 @@ def compile_folder(folder: Path | str) -> RuntimeVocabulary:
     from bernstein_signals_toolkit.generator.emitters._python_validators import validators_module
     from bernstein_signals_toolkit.generator.emitters._templates import template_text
     from bernstein_signals_toolkit.generator.emitters.python import (
-        _kinds_module,  # the one home of the kinds module's text
+        _fields_module,  # the one homes of the kinds and fields modules' text
+        _kinds_module,
     )
     from bernstein_signals_toolkit.generator.load import load_vocabulary
     from bernstein_signals_toolkit.generator.names import check_vocabulary
@@ -297,6 +306,7 @@ def compile_folder(folder: Path | str) -> RuntimeVocabulary:
         package = _PACKAGE_PREFIX + digest[:32]
         sources = {name: template_text(f"python/{name}.py") for name in _RUNTIME_TEMPLATES}
         sources["kinds"] = _kinds_module(vocabulary)
+        sources["fields"] = _fields_module(vocabulary)
         sources["validators"] = validators_module(vocabulary)
         if _FINDER not in sys.meta_path:
             sys.meta_path.append(_FINDER)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         QUESTION_TEXT,
         REPLY_ANSWER,
         REPLY_IN_REPLY_TO,
+        ROLE_FIELDS,
     )
     from .formatting import emit, format_signal
     from .kinds import SIGNAL_PREFIX, TERMINAL_SIGNAL_KINDS, VOCABULARY_VERSION, SignalKind
@@ -127,6 +128,7 @@ __all__ = [
     "REPLAYED_SIGNAL",
     "REPLY_ANSWER",
     "REPLY_IN_REPLY_TO",
+    "ROLE_FIELDS",
     "RUN_HEX_DIGITS",
     "SECRET_HEX_DIGITS",
     "SIGNAL_PREFIX",
@@ -230,6 +232,7 @@ _HOMES = {
     "REPLAYED_SIGNAL": "fence_rules",
     "REPLY_ANSWER": "fields",
     "REPLY_IN_REPLY_TO": "fields",
+    "ROLE_FIELDS": "fields",
     "RUN_HEX_DIGITS": "fence_rules",
     "SECRET_HEX_DIGITS": "fence_rules",
     "SIGNAL_PREFIX": "kinds",

@@ -16,6 +16,7 @@ __all__ = [
     "QUESTION_TEXT",
     "REPLY_ANSWER",
     "REPLY_IN_REPLY_TO",
+    "ROLE_FIELDS",
 ]
 
 QUESTION_TEXT: Final = "question"
@@ -40,3 +41,17 @@ REPLY_IN_REPLY_TO: Final = "in_reply_to"
 """reply's field with role reply-to: format_reply(), ask() and bernstein_ask match replies to questions by it."""
 REPLY_ANSWER: Final = "answer"
 """reply's field with role reply-answer: format_reply(), ask() and bernstein_ask read the answer from it."""
+ROLE_FIELDS: Final[dict[tuple[str, str], str]] = {
+    ("COMPLETED", "vocabulary-version"): "vocabulary",
+    ("FAILED", "failure-reason"): "reason",
+    ("FAILED", "vocabulary-version"): "vocabulary",
+    ("PLAN_DRAFT", "plan-draft-path"): "path",
+    ("PLAN_DRAFT", "plan-markdown"): "markdown",
+    ("PLAN_READY", "plan-path"): "path",
+    ("QUESTION", "question-id"): "id",
+    ("QUESTION", "question-options"): "options",
+    ("QUESTION", "question-text"): "question",
+    ("reply", "reply-answer"): "answer",
+    ("reply", "reply-to"): "in_reply_to",
+}
+"""(document, role) -> field, for every field the vocabulary marks: the tools read roles here instead of loading the sources."""

@@ -52,8 +52,7 @@ AnySignal = StreamSignal | UnknownKindSignal
 
 def _strict(line: str) -> StreamSignal | None:
     """Parse a str already known to start with the prefix."""
-    if line[-1] == "\n":  # strip_terminator, inline: this is every reader's hot path
-        line = line[:-2] if line.endswith("\r\n") else line[:-1]
+    line = strip_terminator(line)
     space = line.find(" ", _PREFIX_LENGTH, _PREFIX_LENGTH + _LONGEST_KIND + 1)
     if space < 0:
         if len(line) > _PREFIX_LENGTH + _LONGEST_KIND:

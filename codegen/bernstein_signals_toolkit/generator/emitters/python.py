@@ -22,7 +22,7 @@ from bernstein_signals_toolkit.toolkit_errors import SourceError, ToolkitError, 
 
 from ..model import Vocabulary
 from ..names import check_python_names, check_vocabulary
-from ..roles import ROLES, check_roles, role_field
+from ..roles import ROLES, check_roles, role_field, role_fields
 from ._escape import python_docstring
 from ._header import copied_python_header, python_header
 from ._python_constructors import body_names, constructors_module
@@ -149,7 +149,7 @@ def _fields_module(vocabulary: Vocabulary) -> str:
 
     An optional role the vocabulary leaves out is None, so callers can tell.
     """
-    constants = sorted({role.constant for role in ROLES})
+    constants = sorted({role.constant for role in ROLES} | {"ROLE_FIELDS"})
     lines = [
         python_header(vocabulary),
         '"""The names of the fields the runtime reads by role (``x-bernstein-role``)."""\n\n',
@@ -163,6 +163,14 @@ def _fields_module(vocabulary: Vocabulary) -> str:
         else:
             lines.append(f"{role.constant}: Final = {field!r}\n")
         lines.append(_docstring(f"{role.document}'s field with role {role.name}: {role.feature}."))
+    table = ", ".join(f"{key!r}: {field!r}" for key, field in role_fields(vocabulary).items())
+    lines.append(f"ROLE_FIELDS: Final[dict[tuple[str, str], str]] = {{{table}}}\n")
+    lines.append(
+        _docstring(
+            "(document, role) -> field, for every field the vocabulary marks: the tools read"
+            " roles here instead of loading the sources."
+        )
+    )
     return "".join(lines)
 
 

@@ -18,7 +18,7 @@ from typing import IO
 
 from bernstein_signals import SignalKey, SignalKind, StreamSignal
 from bernstein_signals.scanning import LineScanner, ScannedLine
-from bernstein_signals_toolkit.generator.roles import VERSION_ROLE, role_field
+from bernstein_signals_toolkit.generator.roles import VERSION_ROLE
 
 from ..validate import formats
 from ..validate.diagnostics import Diagnostic, build_diagnostic
@@ -217,7 +217,7 @@ class AdapterRun:
     def _version_check(self, terminal: SeenSignal) -> list[Diagnostic]:
         """BS406/BS407: the vocabulary version the terminal names against conform's."""
         kind = str(terminal.signal.kind)
-        field = role_field(self.vocabulary.model(), kind, VERSION_ROLE)
+        field = self.vocabulary.role_field(kind, VERSION_ROLE)
         stamped = terminal.signal.payload.get(field) if field is not None else None
         theirs, ours = _major_minor(stamped), _major_minor(self.vocabulary.version)
         if theirs is None or ours is None:

@@ -11,14 +11,17 @@ from __future__ import annotations
 import argparse
 import os
 import stat
+from typing import TYPE_CHECKING
 
-from bernstein_signals import FenceVerifier, SignalKey
 from bernstein_signals.fence_rules import KEY_FD_VARIABLE
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
 from ..runtime_vocabulary import RuntimeVocabulary
 from . import _arguments
 from ._fence_handover import KEY_FD
+
+if TYPE_CHECKING:  # the fence is loaded only when an option asks for it
+    from bernstein_signals import SignalKey
 
 __all__ = [
     "MAX_KEY_FILE_BYTES",
@@ -84,6 +87,8 @@ def allow_kinds_of(
             f"--allow-kinds: unknown kind(s) {shown} ({vocabulary.describe()} knows"
             f" {', '.join(vocabulary.kinds)})"
         )
+    from bernstein_signals import FenceVerifier
+
     try:
         FenceVerifier(None, names)  # the binding's fence judges by its own kinds
     except ValueError as exc:
@@ -117,6 +122,8 @@ def _key_file_bytes(path: str, name: str) -> bytes:
 def key_from_file(path: str) -> SignalKey:
     """The key in ``path``: its text, one trailing newline allowed (as on a key descriptor);
     never quoted in an error (the binding's own message says what a key looks like)."""
+    from bernstein_signals import SignalKey
+
     name = _arguments.printable(path)
     text = _key_file_bytes(path, name).decode("ascii", "replace")  # parse allows one "\\n"
     try:

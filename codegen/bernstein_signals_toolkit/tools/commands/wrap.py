@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from bernstein_signals import FenceVerifier, SignalKey, SignalMarker, process_key
 from bernstein_signals._fence_key import protect_process
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
-from bernstein_signals_toolkit.generator.roles import VERSION_ROLE, role_field
+from bernstein_signals_toolkit.generator.roles import VERSION_ROLE
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
 from ..runtime_vocabulary import RuntimeVocabulary
@@ -112,12 +112,11 @@ class _Terminals:
 
 def _terminals(vocabulary: RuntimeVocabulary) -> _Terminals:
     """Refuse, before the command runs, a vocabulary in which wrap cannot end a run."""
-    model = vocabulary.model()
-    reason = role_field(model, "FAILED", "failure-reason")
+    reason = vocabulary.role_field("FAILED", "failure-reason")
     stamps = {
         kind: field
         for kind in ("COMPLETED", "FAILED")
-        if (field := role_field(model, kind, VERSION_ROLE)) is not None
+        if (field := vocabulary.role_field(kind, VERSION_ROLE)) is not None
     }
     try:
         if reason is None:

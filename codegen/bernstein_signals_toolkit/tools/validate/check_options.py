@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bernstein_signals import SignalKey
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 
 from ..runtime_vocabulary import RuntimeVocabulary
 from .codes import Severity
+
+if TYPE_CHECKING:  # the fence is loaded only by a fenced check
+    from bernstein_signals import SignalKey
 
 __all__ = ["LENIENT_WITH_FENCE", "CheckOptions", "check_options"]
 

@@ -166,8 +166,10 @@ class LineChecker:
         # line costs fresh memory on every check.
         offset = min(offset, len(text))
         has_payload = bool(signal.payload) or text.find("{", offset) >= 0
-        payload_end = content_end(text, offset) if has_payload else offset
         errors = self.vocabulary.validate_payload(signal.kind, signal.payload)
+        duplicates = duplicate_keys(text, offset, signal.payload) if has_payload else []
+        if errors or duplicates:  # where they point: only a line with findings is measured
+            payload_end = content_end(text, offset) if has_payload else offset
         shown = errors[:MAX_SCHEMA_ERRORS_SHOWN]
         wanted = {error.pointer for error in shown}
         spans = layout(text, wanted, start=offset).spans if shown and has_payload else {}
@@ -187,7 +189,6 @@ class LineChecker:
                     rule=f"{error.rule}: {error.detail}",
                 )
             )
-        duplicates = duplicate_keys(text, offset, signal.payload) if has_payload else []
         for key in duplicates[:MAX_DUPLICATE_KEYS_SHOWN]:
             start, end = last_key_span(text, key, offset, payload_end)
             diagnostics.append(

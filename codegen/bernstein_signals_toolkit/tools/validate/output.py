@@ -14,8 +14,6 @@ rendered skeleton and filled from the spools.
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from abc import ABC, abstractmethod
 from typing import IO, Any
 
@@ -31,10 +29,14 @@ SPOOL_BYTES = 1 << 20
 
 
 def _spool() -> IO[bytes]:
+    import tempfile  # with shutil, 3 ms of start-up: only a run that writes output pays
+
     return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+b")
 
 
 def _copy(source: IO[bytes], target: IO[bytes]) -> None:
+    import shutil
+
     source.seek(0)
     shutil.copyfileobj(source, target)
     source.seek(0)

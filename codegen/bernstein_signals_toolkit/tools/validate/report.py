@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bernstein_signals import FenceVerifier, SignalKind, StreamSignal
+from bernstein_signals import SignalKind, StreamSignal
 from bernstein_signals.fence_rules import UNAUTHENTICATED_SIGNAL
 from bernstein_signals.scanning import (
     LineScanner,
@@ -33,6 +33,9 @@ from .run_report import (
     ReportSink,
     SeenSignal,
 )
+
+if TYPE_CHECKING:
+    from bernstein_signals import FenceVerifier
 
 __all__ = [
     "MAX_TRACKED",
@@ -83,12 +86,12 @@ class StreamChecker:
         self._held: list[Diagnostic] = []
         """The current line's diagnostics, sorted before they reach the sink."""
         self._warned_limit = False
-        self._fence = (
-            None
-            if options.key is None and options.allow_kinds is None
-            else FenceVerifier(options.key, options.allow_kinds)
-        )
+        self._fence: FenceVerifier | None = None
         """With a key or an allow-list: the stage every parsed signal passes before it counts."""
+        if options.key is not None or options.allow_kinds is not None:
+            from bernstein_signals import FenceVerifier  # loads the fence: only when fenced
+
+            self._fence = FenceVerifier(options.key, options.allow_kinds)
 
     def _add(self, diagnostic: Diagnostic) -> None:
         if diagnostic.code not in self.enabled:

@@ -1,7 +1,6 @@
 """Helpers the generated validators call, with JSON Schema's meaning of equality."""
 
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Any, Final
 
 from .errors import PayloadError, _shown
@@ -57,6 +56,8 @@ def multiple_of(value: float, divisor: float) -> bool:
         try:
             return int(quotient) == quotient
         except (OverflowError, ValueError):  # an infinite quotient: exact, or no (inf, nan)
+            from fractions import Fraction  # rare: not loaded at start-up
+
             try:
                 return (Fraction(value) / Fraction(divisor)).denominator == 1
             except (OverflowError, ValueError):
