@@ -19,8 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+
+from bernstein_signals import failed
 
 CLI = [sys.executable, "-m", "bernstein_signals_toolkit.cli"]
 
@@ -57,6 +59,9 @@ def _wait(condition: object, seconds: float) -> bool:
     delay=st.floats(0, 0.3),
     answers=st.integers(0, 60),
 )
+# At once: the likeliest moment for wrap to append its FAILED (the CLI printed no terminal
+# yet), whose expected bytes once lacked the vocabulary stamp.
+@example(command="wrap", number=signal.SIGINT, delay=0.0, answers=0)
 def _signalled(command: str, number: signal.Signals, delay: float, answers: int) -> None:
     options: list[str] = []
     if command == "conform":
@@ -87,7 +92,8 @@ def _signalled(command: str, number: signal.Signals, delay: float, answers: int)
     assert len(text.splitlines()) <= 1, text
     if command == "wrap":
         # FAILED is appended exactly when the command had printed no terminal yet.
-        appended = f'BERNSTEIN:FAILED {{"reason":"signal {number.name[3:]}"}}\n'.encode()
+        # The binding writes it, as wrap does: stamped with the vocabulary version.
+        appended = (failed(reason=f"signal {number.name[3:]}") + "\n").encode()
         assert out.endswith(appended) != (b"\nBERNSTEIN:COMPLETED\n" in out), out[-300:]
     else:
         assert out.startswith(b"{"), out[:200]
