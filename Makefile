@@ -52,7 +52,7 @@ check: $(BASE) ## fail if generated/ is stale, missing files or has orphans
 test: $(STAMP) $(NODE_STAMP) ## run the whole test suite
 	@scripts/ensure-test-shells
 	@scripts/ensure-test-data $(BIN)/python
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 lint: $(STAMP) ## ruff (lint + format check) and mypy --strict
 	$(BIN)/ruff check .
