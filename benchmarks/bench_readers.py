@@ -1,13 +1,15 @@
 """read_signals against the seed-style per-line loop and ``grep -c -F BERNSTEIN:``.
 
-Two files of 1,000,000 lines (100,000 with --quick), generated once with a
+Three files of 1,000,000 lines (100,000 with --quick), generated once with a
 fixed seed and cached under benchmarks/.data/: a realistic log with 0.1%
-signal lines and a stress log with 2%. grep's time includes process start.
+signal lines, a stress log with 2% and a dense one with 20%. grep's time includes process start.
 Each figure is the best of several runs; ratios are measured in the same run,
 so they hold on a noisy machine where absolute times do not.
 
-Targets (issue 6): realistic >= 3x the seed loop and within 2.5x of grep;
-stress >= 1.5x the seed loop.
+Targets: realistic >= 3x the seed loop, stress >= 1.5x (issue 6); on the
+stress log, 1.0 GB/s or 0.45x grep's speed (issue 22). A dense log (20%
+signals) is reported too. grep's output is piped (GNU grep stops at the first
+match when its stdout is /dev/null).
 """
 
 from __future__ import annotations
@@ -159,40 +161,45 @@ def _verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
 
-def _measure(name: str, share: float, lines: int, repeats: int, *, grep_target: bool) -> None:
+def _measure(name: str, share: float, lines: int, repeats: int, *, seed_target: float) -> None:
     path = corpus(name, share, lines)
     size = path.stat().st_size
     contenders: list[Callable[[Path], int]] = [seed_loop, readers]
-    if grep_target and shutil.which("grep") is not None:
+    if shutil.which("grep") is not None:
         contenders.append(grep)
     (seed_time, seed_count), (read_time, read_count), *rest = _best(contenders, path, repeats)
     print(f"{name}: {lines:,} lines, {size / 1e6:.1f} MB, {share:.1%} signals")
     print(f"  seed-style loop  {seed_time * 1e3:8.1f} ms  ({seed_count} signals)")
-    print(f"  read_signals     {read_time * 1e3:8.1f} ms  ({read_count} signals)")
-    speedup = seed_time / read_time
-    target = 3.0 if grep_target else 1.5
     print(
-        f"  read_signals vs seed loop: {speedup:.2f}x faster (target >= {target}x: "
-        f"{_verdict(speedup >= target)})"
+        f"  read_signals     {read_time * 1e3:8.1f} ms  ({read_count} signals,"
+        f" {size / read_time / 1e9:.2f} GB/s)"
+    )
+    speedup = seed_time / read_time
+    print(
+        f"  read_signals vs seed loop: {speedup:.2f}x faster (target >= {seed_target}x: "
+        f"{_verdict(speedup >= seed_target)})"
     )
     if read_count != seed_count:
         print(f"  NOTE: counts differ ({read_count} vs {seed_count})")
-    if not grep_target:
-        return
     if not rest:
         print("  grep not found: no grep comparison")
         return
     grep_time, grep_count = rest[0]
-    print(f"  grep -c -F       {grep_time * 1e3:8.1f} ms  ({grep_count} lines)")
-    slower = read_time / grep_time
     print(
-        f"  read_signals vs grep: {slower:.2f}x grep's time (target <= 2.5x: "
-        f"{_verdict(slower <= 2.5)})"
+        f"  grep -c -F       {grep_time * 1e3:8.1f} ms  ({grep_count} lines,"
+        f" {size / grep_time / 1e9:.2f} GB/s)"
     )
+    share_of_grep = grep_time / read_time
+    goal = ""
+    if share == 0.02:  # issue 22: 1.0 GB/s, or 0.45x grep's speed
+        met = size / read_time >= 1e9 or share_of_grep >= 0.45
+        goal = f" (target >= 1.0 GB/s or >= 0.45x grep: {_verdict(met)})"
+    print(f"  read_signals at {share_of_grep:.2f}x grep's speed{goal}")
 
 
 def main(quick: bool) -> None:
     lines = QUICK_LINES if quick else LINES
     repeats = 3 if quick else 9
-    _measure("realistic", 0.001, lines, repeats, grep_target=True)
-    _measure("stress", 0.02, lines, repeats, grep_target=False)
+    _measure("realistic", 0.001, lines, repeats, seed_target=3.0)
+    _measure("stress", 0.02, lines, repeats, seed_target=1.5)
+    _measure("dense", 0.2, lines, repeats, seed_target=1.0)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import subprocess
 import sys
 import time
@@ -33,10 +34,11 @@ from pathlib import Path
 from benchmarks._corpus import DATA, corpus_lines
 from benchmarks._hostile_lines import HOSTILE_LINES, ORDINARY_LINE
 from benchmarks._timing import per_call, report, side_by_side
-from bernstein_signals import iter_signals
+from bernstein_signals import iter_signals, read_signals
 from bernstein_signals_toolkit.generator.sources import packaged_sources
 from bernstein_signals_toolkit.tools.validate import conformance_report
 from bernstein_signals_toolkit.tools.validate.lines import LineChecker
+from bernstein_signals_toolkit.tools.validate.output import output_for
 from bernstein_signals_toolkit.tools.validate.report import report_from_binary
 
 _TARGET = 3.0
@@ -117,9 +119,59 @@ def main(quick: bool = False) -> None:
     report("validate (binary stream, CLI)", count, times, baseline, "time <= 3x")
     times = side_by_side(validate_lines, bare_scan, repeats=repeats)
     report("conformance_report (str lines)", count, times, baseline, "time none (reported apart)")
+    _clean(quick)
     _hostile(quick)
     _memory(quick)
     _startup(quick)
+
+
+def _clean_file(quick: bool) -> tuple[Path, int]:
+    """The corpus as a run that passes writes it (issue 22, goal 2): no terminal but one
+    COMPLETED at the end, every PLAN_READY announced by a PLAN_DRAFT, fresh question ids."""
+    lines = corpus_lines(quick)
+    path = DATA / f"validate-clean-{len(lines)}.log"
+    if not path.exists():
+        DATA.mkdir(parents=True, exist_ok=True)
+        out = []
+        for line in lines:
+            if line.startswith(("BERNSTEIN:COMPLETED", "BERNSTEIN:FAILED")):
+                continue
+            if line.startswith("BERNSTEIN:PLAN_READY "):
+                plan = json.loads(line.split(" ", 1)[1])["path"]
+                out.append(
+                    f"BERNSTEIN:PLAN_DRAFT {json.dumps({'markdown': '# Plan', 'path': plan})}\n"
+                )
+            out.append(line)
+        out.append("BERNSTEIN:COMPLETED\n")
+        path.write_text("".join(out), encoding="utf-8")
+    return path, sum(1 for _ in path.open("rb"))
+
+
+def _clean(quick: bool) -> None:
+    """validate --format text|json|sarif, in process as the CLI runs it (output rendered to
+    memory; process start left out), against a bare read_signals pass: goal at most 1.5x."""
+    path, count = _clean_file(quick)
+    repeats = 3 if quick else 7
+
+    def bare_read() -> int:
+        with path.open("rb") as handle:
+            return sum(1 for _ in read_signals(handle))
+
+    def validate(name: str) -> Callable[[], object]:
+        def run() -> object:
+            with output_for(name) as output, path.open("rb") as handle:
+                found = report_from_binary(handle, run_id=str(path), sink=output.sink(str(path)))
+                output.done(str(path), found)
+                output.write(io.BytesIO())
+            assert found.passed, "the clean corpus has findings"
+            return found
+
+        return run
+
+    print(f"clean corpus: {count:,} lines, {path.stat().st_size:,} bytes", flush=True)
+    for name in ("text", "json", "sarif"):
+        times = side_by_side(validate(name), bare_read, repeats=repeats)
+        report(f"validate --format {name} (clean)", count, times, "read_signals", "time <= 1.5x")
 
 
 def _calls(line: str) -> dict[str, Callable[[], object]]:
