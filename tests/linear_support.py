@@ -119,17 +119,20 @@ def calibrated_size(
     smallest: int = 1 << 16,
     max_seconds: float = 0.02,
 ) -> int:
-    """``largest``, halved (down to ``smallest``) while one call takes over ``max_seconds``.
+    """``largest``, halved (down to ``smallest``) while one call would take over ``max_seconds``.
 
-    Costly inputs, which build many Python objects, run smaller, to keep the suite quick.
+    Estimated from one call at ``smallest``, as linear work grows: timing every
+    halving step made calibration cost more than the check on slow entry points.
+    A superlinear call is underestimated, so it runs larger, which only makes it
+    fail more plainly. Costly inputs, which build many Python objects, run smaller,
+    to keep the suite quick.
     """
+    call = make(smallest)
+    start = cpu_seconds()
+    call()
+    per_byte = (cpu_seconds() - start) / smallest
     size = largest
-    while size > smallest:
-        call = make(size)
-        start = cpu_seconds()
-        call()
-        if cpu_seconds() - start <= max_seconds:
-            break
+    while size > smallest and per_byte * size > max_seconds:
         size //= 2
     return size
 
