@@ -39,6 +39,16 @@ _int_digits_setting: Final = sys.get_int_max_str_digits
 _ENCODER: Final = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
 )
+_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODE: Final = (
+    None
+    if _c_make_encoder is None
+    else _c_make_encoder(
+        None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", True, False, False
+    )
+)
+"""_ENCODER's own C encoder, made once: ``encode`` makes one per call. Without json's
+circular check, which :func:`_check_structure` (or a flat payload) made needless."""
 _REPR_FIXED_LOW: Final = 1e-4
 _REPR_FIXED_HIGH: Final = 1e16
 """``repr`` writes a float in [1e-4, 1e16) without an exponent, as ECMAScript does; only
@@ -229,7 +239,8 @@ def _encode(value: dict[str, Any], needs: _Needs) -> str:
     try:
         if needs.decimal or needs.numbers or needs.utf16_order:
             return _encode_in_python(value, needs)
-        return _ENCODER.encode(_integral_as_int(value) if needs.integral else value)
+        plain = _integral_as_int(value) if needs.integral else value
+        return _ENCODER.encode(plain) if _C_ENCODE is None else "".join(_C_ENCODE(plain, 0))
     except TypeError as exc:
         raise ValueError(f"payload is not JSON-serialisable: {exc}") from None
     except ValueError as exc:

@@ -171,8 +171,9 @@ class LineChecker:
         if errors or duplicates:  # where they point: only a line with findings is measured
             payload_end = content_end(text, offset) if has_payload else offset
         shown = errors[:MAX_SCHEMA_ERRORS_SHOWN]
-        wanted = {error.pointer for error in shown}
-        spans = layout(text, wanted, start=offset).spans if shown and has_payload else {}
+        spans = {}
+        if shown and has_payload:
+            spans = layout(text, {error.pointer for error in shown}, start=offset).spans
         for index, error in enumerate(shown):
             start, end = locate(spans, error.pointer) or (offset, payload_end)
             more = len(errors) - len(shown) if index == len(shown) - 1 else 0

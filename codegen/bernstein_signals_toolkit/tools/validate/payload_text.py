@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import json.encoder
 import re
 from typing import Any, Final
 
@@ -32,7 +33,22 @@ def content_end(text: str, start: int) -> int:
     return end
 
 
-_compact: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODE: Final = (
+    None
+    if _c_make_encoder is None
+    else _c_make_encoder(
+        None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, True
+    )
+)
+"""``_ENCODER``'s C encoder, made once (``encode`` makes one per call); no circular check:
+a decoded payload is a tree."""
+
+
+def _compact(value: object) -> str:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``."""
+    return _ENCODER.encode(value) if _C_ENCODE is None else "".join(_C_ENCODE(value, 0))
 
 
 def duplicate_keys(text: str, start: int, decoded: object = None) -> list[str]:
