@@ -182,5 +182,16 @@ def test_escapes_are_the_canonical_ones(shell: str) -> None:
     assert b"\x7f" in result.stdout
 
 
+@pytest.mark.parametrize("size", [4096, 4097, 20_000])
+def test_long_texts_escape_as_short_ones(shell: str, size: int) -> None:
+    """A shell may escape short and long texts in different ways (bash: its own ${//} up to
+    4 KiB, the linear split past it); the bytes are the same on both sides of the bound."""
+    unit = "".join(chr(c) for c in range(1, 32)) + '\x7f"\\/\u0085\u2028\u2029é x'
+    text = unit * (size // len(unit.encode()))
+    text += "x" * (size - len(text.encode()))  # exactly size bytes
+    result = run(shell, 'bernstein_failed --reason "$1"', text)
+    assert result.lines == [helper_format("FAILED", {"reason": text})]
+
+
 def test_corpus_is_present() -> None:
     assert CORPUS, Path("tests/corpus/lines")

@@ -10,13 +10,14 @@ import os
 import re
 import subprocess
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals import FenceVerifier, SignalKey, SignalMarker, parse_signal
+from bernstein_signals import FenceVerifier, SignalKey, SignalMarker, completed, parse_signal
 from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, MAX_SEQUENCE
 from linear_support import assert_linear
 from shell_support import LIBRARY, NO_EXTERNALS, ROOT, SHELLS, UTF8, Result, shell_command
@@ -428,6 +429,45 @@ def test_marking_needs_no_program(shell: str) -> None:
     result = _run(shell, 'bernstein_emit COMPLETED t="$1"', text, path="")
     assert result.stderr == b""
     assert result.lines == [SignalMarker(KEY).mark("COMPLETED", {"t": text}).encode()]
+
+
+_GATE = "# -- the fence: read only by a shell handed a key"
+_GATE_END = "\nesac\n"
+READS_AHEAD = frozenset({"ksh93"})
+"""Shells that compile a sourced file whole before running it: they still parse the fence."""
+
+
+def _planted(tmp_path: Path, planted: str) -> str:
+    """A copy of the library with ``planted`` right after the fence's gate; its path."""
+    text = LIBRARY.read_text(encoding="utf-8")
+    gate = text.index(_GATE_END, text.index(_GATE)) + len(_GATE_END)
+    path = tmp_path / "planted.sh"
+    path.write_text(text[:gate] + planted + "\n" + text[gate:], encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("shell", ALL)
+def test_a_shell_handed_no_key_runs_nothing_of_the_fence(shell: str, tmp_path: Path) -> None:
+    """A wrapper that takes no key pays nothing for the fence (issue 22): sourcing ends at
+    the gate, so what stands after it runs only in a shell handed a key."""
+    library = _planted(tmp_path, "echo past the gate >&2")
+    plain = _run(shell, "bernstein_completed", env={"BSIG_LIB": library})
+    assert (plain.status, plain.stderr) == (0, b"")
+    assert plain.lines == [completed().encode()]
+    keyed = _run(shell, "bernstein_completed", env={"BSIG_LIB": library, KEY_VARIABLE: KEY_TEXT})
+    assert keyed.stderr == b"past the gate\n"
+    _verify(keyed.lines)
+
+
+@pytest.mark.parametrize("shell", sorted(set(ALL) - READS_AHEAD))
+def test_a_shell_handed_no_key_never_parses_the_fence(shell: str, tmp_path: Path) -> None:
+    """Nor does it parse the fence, half the library: a syntax error planted past the gate
+    stops only a shell handed a key (ksh93 compiles a sourced file whole, so it parses it)."""
+    library = _planted(tmp_path, "if then fi ((")
+    plain = _run(shell, "bernstein_completed", env={"BSIG_LIB": library})
+    assert (plain.status, plain.stderr) == (0, b"")
+    keyed = _run(shell, "bernstein_completed", env={"BSIG_LIB": library, KEY_VARIABLE: KEY_TEXT})
+    assert keyed.stderr != b"", "the planted syntax error was never read"
 
 
 @pytest.mark.parametrize("shell", ALL)

@@ -55,9 +55,6 @@ LIBRARY_PARTS = (
     "platform",  # which shell, and how it reaches its builtins and writes output
     "state",  # the caller's state: saved on entry, restored on return
     "escaping",  # JSON string escaping
-    "fence",  # the fence: HMAC-SHA256 in shell arithmetic
-    "fence_mark",  # the fence: the mark in its sorted place, by the shell that took the key
-    "fence_key",  # the fence: the key taken when the library is sourced
     "line",  # building and writing a line
     "arguments",  # the calling convention's one argument parser, and the value checks
     "json",  # reading JSON strings and escapes, for key:=JSON and replies
@@ -69,6 +66,10 @@ LIBRARY_PARTS = (
     "ask",  # bernstein_ask
     "guard",  # bernstein_guard
     "public",  # the slots for the generated helps, kinds' functions and wrappers
+    "fence_gate",  # the end of sourcing for a shell handed no key: the fence is not parsed
+    "fence",  # the fence: HMAC-SHA256 in shell arithmetic
+    "fence_mark",  # the fence: the mark in its sorted place, by the shell that took the key
+    "fence_key",  # the fence: the key taken when the library is sourced
 )
 """The fixed library's parts (``binding_runtime/shell/library/NAME.sh``), in this order."""
 
