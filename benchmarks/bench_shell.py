@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -157,7 +158,65 @@ def fence(quick: bool) -> None:
             )
 
 
+BASELINE_COMMIT = "7c50011"
+"""The library before the fence and the canonical key:=JSON writer (issue 22, goal 1)."""
+
+
+def _baseline_library(folder: Path) -> Path | None:
+    """The generated library of :data:`BASELINE_COMMIT`, from git (None outside a checkout)."""
+    shown = subprocess.run(
+        ["git", "show", f"{BASELINE_COMMIT}:generated/shell/bernstein-signals.sh"],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=False,
+    )
+    if shown.returncode != 0:
+        return None
+    path = folder / "baseline.sh"
+    path.write_bytes(shown.stdout)
+    return path
+
+
+def _fresh(shell: tuple[str, ...], library: Path, text: str, count: int) -> float:
+    """Seconds per fresh shell that sources ``library`` and writes one QUESTION."""
+    script = '. "$BSIG_LIB"; bernstein_question "$1" --id q-1 >/dev/null'
+    start = time.perf_counter()
+    for _ in range(count):
+        _time([*shell, "-c", script, "bench", text], "C.UTF-8", library)
+    return (time.perf_counter() - start) / count
+
+
+def sourcing(quick: bool) -> None:
+    """Sourcing plus one emit in a fresh shell, against the library of BASELINE_COMMIT."""
+    count, turns = (40, 2) if quick else (200, 3)
+    text = question()
+    with tempfile.TemporaryDirectory() as folder:
+        baseline = _baseline_library(Path(folder))
+        if baseline is None:
+            print(f"sourcing: {BASELINE_COMMIT} is not in this checkout: no baseline")
+            return
+        print(
+            f"sourcing + one 1 KB QUESTION in a fresh shell, {count} times (C.UTF-8),"
+            f" against the library of {BASELINE_COMMIT}; target <= 1.0x"
+        )
+        print(f"{'shell':<8} {'ms now':>8} {'ms then':>8} {'ratio':>7}")
+        for name, command in SHELLS.items():
+            if shutil.which(command[0]) is None:
+                continue
+            now = then = float("inf")
+            for _ in range(turns):  # in turns: both see the same machine
+                now = min(now, _fresh(command, LIBRARY, text, count))
+                then = min(then, _fresh(command, baseline, text, count))
+            verdict = "met" if now <= then else "MISSED"
+            print(
+                f"{name:<8} {now * 1e3:>8.2f} {then * 1e3:>8.2f} {now / then:>6.2f}x {verdict}",
+                flush=True,
+            )
+
+
 def main(quick: bool) -> None:
+    sourcing(quick)
     startup(quick)
     hostile(quick)
     fence(quick)

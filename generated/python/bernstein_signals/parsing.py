@@ -52,11 +52,7 @@ AnySignal = StreamSignal | UnknownKindSignal
 
 def _strict(line: str) -> StreamSignal | None:
     """Parse a str already known to start with the prefix."""
-    return _strict_bare(strip_terminator(line))
-
-
-def _strict_bare(line: str) -> StreamSignal | None:
-    """:func:`_strict` for a line without its terminator (the stream readers' lines)."""
+    line = strip_terminator(line)
     space = line.find(" ", _PREFIX_LENGTH, _PREFIX_LENGTH + _LONGEST_KIND + 1)
     if space < 0:
         if len(line) > _PREFIX_LENGTH + _LONGEST_KIND:

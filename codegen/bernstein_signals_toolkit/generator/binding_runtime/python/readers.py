@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Final, Literal, NamedTuple, Protocol, TypeAlias, overload
 
 from .kinds import SIGNAL_PREFIX, SignalKind
+from .parsing import _strict as _parse_prefixed
 from .parsing import _strict_any as _parse_any_prefixed
-from .parsing import _strict_bare as _parse_prefixed
 from .scanning import (
     DEFAULT_MAX_LINE_BYTES,
     READ_CHUNK_BYTES,
