@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from bernstein_signals_toolkit.toolkit_errors import SourceError
 
-from .model import Property, SchemaDocument, Vocabulary
+if TYPE_CHECKING:  # annotations only: wrap and conform read VERSION_ROLE without the model
+    from .model import Property, SchemaDocument, Vocabulary
 
 __all__ = [
     "REPLY_DOCUMENT",

@@ -19,7 +19,6 @@ language server does it on every analysis) only reads and hashes it.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
@@ -30,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from bernstein_signals import (
     AnySignal,
@@ -43,6 +42,8 @@ from bernstein_signals_toolkit.generator.sources import GRAMMAR_FILE, packaged_s
 from bernstein_signals_toolkit.toolkit_errors import UsageError, one_line
 
 if TYPE_CHECKING:
+    from _typeshed.importlib import LoaderProtocol
+
     from bernstein_signals_toolkit.generator.model import Vocabulary
 
 __all__ = ["MAX_COMPILED", "RuntimeVocabulary", "built_in", "compile_folder", "folder_digest"]
@@ -206,8 +207,11 @@ def built_in() -> RuntimeVocabulary:
 # ---------------------------------------------------------------------------
 
 
-class _InMemoryModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports the compiled packages' modules from source text held here, never from disk."""
+class _InMemoryModules:
+    """Imports the compiled packages' modules from source text held here, never from disk.
+
+    A meta path finder and loader by their methods alone: importlib.abc, as a base,
+    would cost every command its imports (tempfile, random) at start-up."""
 
     def __init__(self) -> None:
         self.sources: dict[str, str] = {}
@@ -218,8 +222,9 @@ class _InMemoryModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if fullname not in self.sources:
             return None
         is_package = "." not in fullname
+        loader = cast("LoaderProtocol", self)  # a loader by its methods
         return importlib.util.spec_from_loader(
-            fullname, self, origin=f"<{fullname}>", is_package=is_package
+            fullname, loader, origin=f"<{fullname}>", is_package=is_package
         )
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:

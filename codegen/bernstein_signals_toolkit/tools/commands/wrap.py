@@ -41,9 +41,8 @@ import os
 import subprocess
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bernstein_signals import FenceVerifier, SignalKey, SignalMarker, process_key
-from bernstein_signals._fence_key import protect_process
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 from bernstein_signals_toolkit.generator.roles import VERSION_ROLE
 from bernstein_signals_toolkit.toolkit_errors import UsageError
@@ -56,7 +55,6 @@ from ._fence_options import (
     allow_kinds_of,
     refuse_native_fence,
 )
-from ._fence_relay import FencedRelay
 from ._inputs import add_vocabulary_argument, vocabulary_of
 from ._native_run import NativeStream, add_native_argument, check_command, native_of
 from ._process import (
@@ -68,6 +66,11 @@ from ._process import (
     signal_name,
     write_all,
 )
+
+if TYPE_CHECKING:  # the fence loads only for a fenced run
+    from bernstein_signals import SignalKey, SignalMarker
+
+    from ._fence_relay import FencedRelay
 
 __all__ = ["configure", "run"]
 
@@ -173,6 +176,35 @@ def _warn(line: str) -> None:
     print(f"wrap: {line}", file=sys.stderr, flush=True)
 
 
+def _fence(
+    fence: bool,
+    outer: SignalKey | None,
+    allow_kinds: frozenset[str] | None,
+    vocabulary: RuntimeVocabulary,
+) -> tuple[SignalMarker | None, SignalKey | None, FencedRelay | None]:
+    """The outer key's marker, this run's key (``--fence``) and the relay that checks lines."""
+    from bernstein_signals import FenceVerifier, SignalKey, SignalMarker
+    from bernstein_signals._fence_key import protect_process
+
+    from ._fence_relay import FencedRelay
+
+    marker = None if outer is None else SignalMarker(outer)
+    key = SignalKey.generate() if fence else None
+    if key is not None:
+        protect_process()  # no process of the user reads the key from our memory
+    if key is None and allow_kinds is None:
+        return marker, key, None
+    relay = FencedRelay(
+        FenceVerifier(key, allow_kinds),
+        vocabulary,
+        DEFAULT_MAX_LINE_BYTES,
+        _warn,
+        key_text=None if key is None else key.text(),
+        marker=None if key is None else marker,  # only lines our own key vouches for
+    )
+    return marker, key, relay
+
+
 def run(args: argparse.Namespace) -> int:
     command = command_of(args)
     vocabulary = vocabulary_of(args)
@@ -183,22 +215,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             "--allow-kinds: wrap ends every run with COMPLETED or FAILED, so it must allow both"
         )
-    outer = process_key()  # taken at import: wrap is itself an adapter of a fenced run
-    marker = None if outer is None else SignalMarker(outer)
-    key = SignalKey.generate() if args.fence else None
-    if key is not None:
-        protect_process()  # no process of the user reads the key from our memory
-    fenced = None
-    if key is not None or allow_kinds is not None:
-        verifier = FenceVerifier(key, allow_kinds)
-        fenced = FencedRelay(
-            verifier,
-            vocabulary,
-            DEFAULT_MAX_LINE_BYTES,
-            _warn,
-            key_text=None if key is None else key.text(),
-            marker=None if key is None else marker,  # only lines our own key vouches for
-        )
+    # wrap is itself an adapter of a fenced run: the binding took the key at import, and
+    # loaded the fence only then (a run handed no key, without --fence, loads none of it).
+    taken = sys.modules.get("bernstein_signals.fence")
+    outer = None if taken is None else taken.process_key()
+    marker: SignalMarker | None = None
+    key: SignalKey | None = None
+    fenced: FencedRelay | None = None
+    if outer is not None or args.fence or allow_kinds is not None:
+        marker, key, fenced = _fence(args.fence, outer, allow_kinds, vocabulary)
     cli = native_of(args)
     if cli is not None:
         check_command(cli, command)
