@@ -283,14 +283,13 @@ def _reader_verifier(
     *,
     unknown_kinds: bool = False,
     lenient: bool = False,
-) -> FenceVerifier | None:
-    """The verifier a reader's fence options ask for; None keeps the unfenced reader."""
+) -> FenceVerifier:
+    """The verifier a reader's fence options ask for; the readers call it only when one is
+    given (:func:`.parsing._asks_for_fence`), so the unfenced path never loads this module."""
     if key is None and allow_kinds is None:
-        if on_rejected is not None:
-            raise ValueError(
-                "on_rejected is called for lines the fence rejects: pass key= or allow_kinds= too"
-            )
-        return None
+        raise ValueError(
+            "on_rejected is called for lines the fence rejects: pass key= or allow_kinds= too"
+        )
     if unknown_kinds:
         raise ValueError(
             "a fenced reader reads this vocabulary's kinds only:"

@@ -207,15 +207,14 @@ def iter_signals(
             f"iter_signals reads an iterable of lines, not one {type(lines).__name__};"
             " split it first (text.splitlines()) or use parse_signal for one line"
         )
-    if key is not None or allow_kinds is not None or on_rejected is not None:
+    if _asks_for_fence(key, allow_kinds, on_rejected):
         from .fence import _reader_verifier  # fence.py imports this module
 
         verifier = _reader_verifier(
             key, allow_kinds, on_rejected, unknown_kinds=unknown_kinds, lenient=lenient
         )
-        if verifier is not None:
-            yield from _fenced(lines, verifier.verify, on_rejected)
-            return
+        yield from _fenced(lines, verifier.verify, on_rejected)
+        return
     if lenient or unknown_kinds:
         for line in lines:
             text = line if type(line) is str else _as_text(line)
@@ -236,6 +235,12 @@ def iter_signals(
         signal = strict(text)
         if signal is not None:
             yield signal
+
+
+def _asks_for_fence(key: object, allow_kinds: object, on_rejected: object) -> bool:
+    """Whether a reader was given a fence option (then :func:`.fence._reader_verifier` judges
+    them all): told without loading the fence."""
+    return key is not None or allow_kinds is not None or on_rejected is not None
 
 
 def _fenced(

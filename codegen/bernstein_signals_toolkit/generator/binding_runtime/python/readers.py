@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Final, Literal, NamedTuple, Protocol, TypeAlias, overload
 
 from .kinds import SIGNAL_PREFIX, SignalKind
+from .parsing import _asks_for_fence
 from .parsing import _strict as _parse_prefixed
 from .parsing import _strict_any as _parse_any_prefixed
 from .scanning import (
@@ -230,13 +231,11 @@ def read_signals(
     :class:`~.fence.FenceVerdict` with ``line_no``) in stream order. Bad options
     raise here, before anything is read.
     """
-    if key is None and allow_kinds is None and on_rejected is None:
+    if not _asks_for_fence(key, allow_kinds, on_rejected):
         return _read(_scanner(max_line_bytes, unknown_kinds), stream)
     from .fence import _reader_verifier
 
     verifier = _reader_verifier(key, allow_kinds, on_rejected, unknown_kinds=unknown_kinds)
-    if verifier is None:
-        return _read(_scanner(max_line_bytes, unknown_kinds), stream)
     lines = SignalScanner(max_line_bytes=max_line_bytes)._lines
     return _read_fenced(lines, stream, verifier, on_rejected)
 
@@ -297,12 +296,10 @@ def aread_signals(
     Reads with ``read(n)``, never ``readline``, so lines longer than the
     StreamReader's limit (64 KiB by default) are no error.
     """
-    if key is None and allow_kinds is None and on_rejected is None:
+    if not _asks_for_fence(key, allow_kinds, on_rejected):
         return _aread(_scanner(max_line_bytes, unknown_kinds), reader)
     from .fence import _reader_verifier
 
     verifier = _reader_verifier(key, allow_kinds, on_rejected, unknown_kinds=unknown_kinds)
-    if verifier is None:
-        return _aread(_scanner(max_line_bytes, unknown_kinds), reader)
     lines = SignalScanner(max_line_bytes=max_line_bytes)._lines
     return _aread_fenced(lines, reader, verifier, on_rejected)
