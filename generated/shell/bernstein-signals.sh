@@ -3330,11 +3330,10 @@ _bsig_fence_line() {
 
 # -- the fence: the key taken when the library is sourced ------------------------
 
-# _bsig_Fwarn PROBLEM: the one line a bad key gets (it never holds the key).
-_bsig_Fwarn() {
-  _bsig_fn=bernstein-signals
-  _bsig_err "$1; this shell writes unmarked signals"
-}
+# _bsig_Fno PROBLEM: no key could be taken; the library stops the shell when sourced
+# (one line on stderr and an unmarked FAILED saying why, exit status
+# 78): unkeyed, every line it wrote would be refused.
+_bsig_Fno() { _bsig_Fwhy="no signal key: $1"; }
 
 # _bsig_Fpad BYTE: the state after compressing the secret XOR BYTE (an HMAC pad).
 _bsig_Fpad() {
@@ -3375,7 +3374,7 @@ _bsig_Ftake() {
     case $_bsig_Fx in
       [3456789]) ;;
       *)
-        _bsig_Fwarn "BERNSTEIN_SIGNAL_KEY_FD is not a descriptor number 3..9"
+        _bsig_Fno "BERNSTEIN_SIGNAL_KEY_FD is not a descriptor number 3..9"
         return 0
         ;;
     esac
@@ -3384,25 +3383,42 @@ _bsig_Ftake() {
     # The number is one digit: safe in eval.
     if { eval "true <&$_bsig_Fx"; } 2>/dev/null; then :; else
       eval "exec $_bsig_Fx<&-"
-      _bsig_Fwarn "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, which cannot be read"
+      _bsig_Fno "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, which cannot be read"
       return 0
     fi
-    # A pipe or a file: a terminal or a device (/dev/zero) could make read
-    # wait or never end. Where /dev/fd is missing, only a terminal is known.
-    if [ -t "$_bsig_Fx" ] || { [ -e "/dev/fd/$_bsig_Fx" ] &&
-      [ ! -p "/dev/fd/$_bsig_Fx" ] && [ ! -f "/dev/fd/$_bsig_Fx" ]; }; then
+    # A socket only: /proc/PID/fd/N reopens a pipe or a file for any process of
+    # this user, which could take the key or swap in its own first; a terminal
+    # or a device could make read wait or never end.
+    if [ ! -S "/dev/fd/$_bsig_Fx" ]; then
+      if [ -p "/dev/fd/$_bsig_Fx" ]; then
+        _bsig_Fy="a pipe, which any process of this user can reopen; hand the key over on a socket"
+      elif [ -f "/dev/fd/$_bsig_Fx" ]; then
+        _bsig_Fy="a file, which any process of this user can reopen; hand the key over on a socket"
+      else
+        _bsig_Fy="not a socket"
+      fi
       eval "exec $_bsig_Fx<&-"
-      _bsig_Fwarn "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, which is not a pipe or file"
+      _bsig_Fno "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, $_bsig_Fy"
+      _bsig_Fy=''
       return 0
     fi
     # A writer that keeps its end open must not hang the script: read -t
     # where the shell has it (dash has not: there the orchestrator must close it).
     _bsig_Fst=0
     if [ "$_bsig_sh" = zsh ]; then
-      # zsh's read -t waits for the first character only: one at a time.
+      # zsh's read -t waits for the first character only: one at a time, each
+      # for what is left of the whole wait (a float SECONDS, local to this function).
+      # shellcheck disable=SC3043 # zsh only: a float clock, local to this call
+      local -F SECONDS=0
       _bsig_Fr=0
+      # shellcheck disable=SC3028 # the float clock above
       while [ "$_bsig_Fr" -le 81 ]; do
-        eval "read -r -t 2 -k 1 -u $_bsig_Fx _bsig_Fy" 2>/dev/null || break
+        _bsig_Fy=$((2 - SECONDS))
+        if [ "$((_bsig_Fy > 0))" = 0 ] ||
+          ! eval "read -r -t $_bsig_Fy -k 1 -u $_bsig_Fx _bsig_Fy" 2>/dev/null; then
+          [ "$((SECONDS < 2))" = 1 ] || _bsig_Fst=129
+          break
+        fi
         [ "$_bsig_Fy" != "$_bsig_nl" ] || break
         _bsig_Fc=$_bsig_Fc$_bsig_Fy _bsig_Fr=$((_bsig_Fr + 1))
       done
@@ -3414,7 +3430,7 @@ _bsig_Ftake() {
     fi
     if [ "$_bsig_Fst" -gt 128 ]; then
       eval "exec $_bsig_Fx<&-"
-      _bsig_Fwarn "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, which gave no whole key within 2 s (its writer did not close it)"
+      _bsig_Fno "BERNSTEIN_SIGNAL_KEY_FD names fd $_bsig_Fx, which gave no whole key within 2 s (its writer did not close it)"
       return 0
     fi
     eval "exec $_bsig_Fx<&-"
@@ -3424,7 +3440,7 @@ _bsig_Ftake() {
     [0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef]:[0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef][0123456789abcdef]) ;;
     *)
       _bsig_Fc=''
-      _bsig_Fwarn "$_bsig_Fsrc is not a signal key: expected 16 hex digits, ':', 64 hex digits"
+      _bsig_Fno "$_bsig_Fsrc is not a signal key: expected 16 hex digits, ':', 64 hex digits"
       return 0
       ;;
   esac
@@ -3465,6 +3481,15 @@ _bsig_Ftake() {
 
 # Taken now, untraced and unexported (the caller's options come back after).
 { _bsig_enter; } 2>/dev/null
+_bsig_Fwhy=''
 _bsig_Ftake
 _bsig_st=0
 _bsig_leave
+case $_bsig_Fwhy in
+  ?*)
+    _bsig_fn=bernstein-signals
+    _bsig_err "$_bsig_Fwhy"
+    bernstein_failed --reason "$_bsig_Fwhy" || :
+    exit 78
+    ;;
+esac

@@ -32,21 +32,20 @@ export declare class SignalKey {
   toJSON(): { readonly run: string };
 }
 
-/** How takeProcessKey reads a descriptor and reports a bad key. */
+/** How takeProcessKey reads a descriptor. */
 export interface TakeKeyOptions {
   /**
    * Reads the key line from descriptor `fd` and closes it: bounded (81 bytes and "\n") and
-   * giving up after KEY_READ_SECONDS (throw), as the README's Node recipe does.
+   * giving up after KEY_READ_SECONDS (throw), as node.js's readKeyDescriptor does.
    */
   readonly readDescriptor?: ((fd: number) => string) | null;
-  /** Receives the one-line warning for a bad key (default console.error); never the key. */
-  readonly warn?: ((line: string) => void) | null;
 }
 
 /**
  * The run's key from the descriptor BERNSTEIN_SIGNAL_KEY_FD names or from
  * BERNSTEIN_SIGNAL_KEY in `env` (Node: process.env); removes both variables. Null when
- * there is none, or it is bad (then one warning, never the value).
+ * neither is set; a FenceError (code "bad-key", never the value) when one is but no key
+ * could be taken.
  */
 export declare function takeProcessKey(
   env: Record<string, string | undefined>,

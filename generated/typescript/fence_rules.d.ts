@@ -4,14 +4,18 @@
 
 /** The fence extension's version; :data:`MAC_DOMAIN` carries it into every MAC. */
 export declare const FENCE_VERSION: 1;
+/** What every binding says of a key descriptor that is a pipe or a file ("fd 3, a pipe, ..."): ``/proc/PID/fd/N`` reopens those, so another process could take or swap the key first. */
+export declare const KEY_EXPOSED: "which any process of this user can reopen; hand the key over on a socket";
 /** Highest descriptor number a key may come on: one digit, which any shell (dash too) redirects. */
 export declare const KEY_FD_MAX: 9;
 /** Lowest descriptor number a key may come on (0..2 are the standard streams). */
 export declare const KEY_FD_MIN: 3;
-/** Environment variable: the number (KEY_FD_MIN..KEY_FD_MAX) of an inherited fd holding the key. */
+/** Environment variable: the number (KEY_FD_MIN..KEY_FD_MAX) of an inherited socket holding the key. */
 export declare const KEY_FD_VARIABLE: "BERNSTEIN_SIGNAL_KEY_FD";
-/** How long a process waits for the key on its descriptor before it warns and goes on unkeyed. */
+/** How long, in all, a process waits for the key on its descriptor before it refuses to run. */
 export declare const KEY_READ_SECONDS: 2;
+/** The exit status of a process told to expect a key that it could not take (``EX_CONFIG``): it writes an unmarked FAILED saying why and stops, rather than write lines its fenced orchestrator would refuse. */
+export declare const KEY_REFUSED_STATUS: 78;
 /** A key text's shape, for every message about a text that is not a key (which never quotes it). */
 export declare const KEY_SHAPE: "expected 16 hex digits, ':', 64 hex digits";
 /** Environment variable holding the key text ``<run>:<secret>``. */
@@ -24,7 +28,9 @@ export declare const MAC_DOMAIN: "bernstein-signals fence 1";
 export declare const MARK_FIELD: "_sig";
 /** Largest sequence number; every binding (JavaScript numbers included) counts exactly to it. */
 export declare const MAX_SEQUENCE: 9007199254740991;
-/** Diagnostic code: a marked line whose sequence number is not above the last one accepted. */
+/** How far above the last accepted sequence number a line's may be: further is refused (:data:`REPLAYED_SIGNAL`), so one forged line cannot spend every number after it and make the adapter's own lines, its terminal among them, replays. A gap up to it is accepted (a marked line may go unwritten). */
+export declare const MAX_SEQUENCE_STEP: 1024;
+/** Diagnostic code: a marked line out of sequence: its number is not above the last one accepted, or more than :data:`MAX_SEQUENCE_STEP` above it. */
 export declare const REPLAYED_SIGNAL: "BS602";
 /** Lowercase hex digits of the run nonce (8 random bytes; not secret). */
 export declare const RUN_HEX_DIGITS: 16;

@@ -19,12 +19,14 @@ from hypothesis import strategies as st
 
 from bernstein_signals import (
     KEY_FD_VARIABLE,
+    KEY_REFUSED_STATUS,
     KEY_VARIABLE,
     FenceVerdict,
     FenceVerifier,
     SignalKey,
     SignalKind,
     SignalMarker,
+    failed,
     fence,
     iter_signals,
     take_process_key,
@@ -138,35 +140,43 @@ _FD_TEXT = _TEXT.filter(lambda text: text.strip() not in {str(n) for n in range(
     fd_text=st.one_of(st.none(), _FD_TEXT.filter(lambda text: "\x00" not in text)),
 )
 def test_take_process_key_never_raises(key_text: str | None, fd_text: str | None) -> None:
-    """Any variable text (a descriptor 3..9 of this process excepted: it would be closed)."""
+    """Any variable text (a descriptor 3..9 of this process excepted: it would be closed):
+    a key, or the documented stop (SystemExit with KEY_REFUSED_STATUS, one line on each
+    stream), never another exception."""
     environ: dict[str, str] = {"KEEP": "x"}
     if key_text is not None:
         environ[KEY_VARIABLE] = key_text
     if fd_text is not None:
         environ[KEY_FD_VARIABLE] = fd_text
     before = fence._Process.key, fence._Process.marker
-    notes = io.StringIO()
+    notes, out = io.StringIO(), io.StringIO()
+    stopped: int | str | None = None
+    key = None
     try:
-        with contextlib.redirect_stderr(notes):
+        with contextlib.redirect_stderr(notes), contextlib.redirect_stdout(out):
             key = take_process_key(environ)
+    except SystemExit as exc:
+        stopped = exc.code
     finally:
         fence._Process.key, fence._Process.marker = before
     assert environ == {"KEEP": "x"}
     assert key is None or isinstance(key, SignalKey)
-    lines = notes.getvalue().splitlines()
-    assert len(lines) <= 1
-    # The warning is one of two fixed texts: it never quotes what the variable held.
+    # The reason is one of two fixed texts: it never quotes what the variable held.
     problem = (
         "BERNSTEIN_SIGNAL_KEY_FD is not a descriptor number 3..9"
         if fd_text is not None
         else "BERNSTEIN_SIGNAL_KEY is not a signal key: expected 16 hex digits, ':', 64 hex digits"
     )
-    assert lines in ([], [f"bernstein-signals: {problem}; this process writes unmarked signals"])
     if key_text is None and fd_text is None:
-        assert lines == []
+        assert (stopped, notes.getvalue(), out.getvalue()) == (None, "", "")
         assert key is before[0]  # nothing to take: the process key stays
+    elif stopped is None:
+        assert key is not None
+        assert notes.getvalue() == out.getvalue() == ""
     else:
-        assert (lines == []) == (key is not None)
+        assert stopped == KEY_REFUSED_STATUS
+        assert notes.getvalue() == f"bernstein-signals: no signal key: {problem}\n"
+        assert out.getvalue() == failed(reason=f"no signal key: {problem}") + "\n"
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE_LINES))

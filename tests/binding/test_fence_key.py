@@ -1,7 +1,7 @@
 """The fence key: its text, its start-up handover, and that the secret never shows.
 
 The start-up step runs in child interpreters (the package takes the key when it is
-imported), with the key on a pipe (fd 3) or in the environment.
+imported), with the key on a socket (fd 3) or in the environment.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pickle
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import pytest
@@ -19,7 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals import (
+    KEY_EXPOSED,
     KEY_FD_VARIABLE,
+    KEY_REFUSED_STATUS,
     KEY_VARIABLE,
     FenceVerifier,
     SignalKey,
@@ -28,6 +31,7 @@ from bernstein_signals import (
     process_key,
     take_process_key,
 )
+from fence_support import socket_holding
 
 _ENV = {name: value for name, value in os.environ.items() if not name.startswith("BERNSTEIN_")}
 
@@ -62,20 +66,48 @@ _CHILD = textwrap.dedent(
 )
 
 
-def _run(env: dict[str, str], key_on_fd3: str | None = None) -> subprocess.CompletedProcess[str]:
-    """The child, with ``key_on_fd3`` written to a pipe on its fd 3 (the shell redirects it)."""
+def _run(
+    env: dict[str, str], key_on_fd3: str | None = None, *, channel: str = "socket"
+) -> subprocess.CompletedProcess[str]:
+    """The child, with ``key_on_fd3`` on its fd 3 (the shell redirects it): a socket
+    holding the text, or (``channel``) a pipe or a file, which the child must refuse."""
     command = [sys.executable, "-c", _CHILD]
-    if key_on_fd3 is not None:
-        command = ["sh", "-c", 'exec "$@" 3<&0 </dev/null', "sh", *command]
-    return subprocess.run(
-        command,
-        input=key_on_fd3 or "",
-        capture_output=True,
-        text=True,
-        env={**_ENV, **env},
-        timeout=60,
-        check=False,
-    )
+    if key_on_fd3 is None:
+        return subprocess.run(
+            command,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            env={**_ENV, **env},
+            timeout=60,
+            check=False,
+        )
+    command = ["sh", "-c", 'exec "$@" 3<&0 </dev/null', "sh", *command]
+    data = key_on_fd3.encode()
+    if channel == "socket":
+        fd, _ = socket_holding(data)
+    elif channel == "pipe":
+        fd, writer = os.pipe()
+        os.write(writer, data)
+        os.close(writer)
+    else:
+        with tempfile.TemporaryFile() as held:
+            held.write(data)
+            held.flush()
+            fd = os.dup(held.fileno())
+        os.lseek(fd, 0, os.SEEK_SET)
+    try:
+        return subprocess.run(
+            command,
+            stdin=fd,
+            capture_output=True,
+            text=True,
+            env={**_ENV, **env},
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(fd)
 
 
 def _report(result: subprocess.CompletedProcess[str]) -> dict[str, object]:
@@ -116,52 +148,69 @@ _SECRETISH = "0123456789abcdef:" + "f" * 63 + "g"
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize(
-    ("env", "fd_text", "warning"),
+    ("env", "fd_text", "channel", "problem"),
     [
         (
             {KEY_VARIABLE: _SECRETISH},
             None,
+            "socket",
             "BERNSTEIN_SIGNAL_KEY is not a signal key: expected 16 hex digits, ':', 64 hex digits",
         ),
         (
             {KEY_FD_VARIABLE: "3"},
             _SECRETISH,
+            "socket",
             "the text on fd 3 (BERNSTEIN_SIGNAL_KEY_FD) is not a signal key: expected 16 hex"
             " digits, ':', 64 hex digits",
         ),
         (
             {KEY_FD_VARIABLE: "3"},
             _SECRETISH.replace("g", "f") + "\nmore",
-            "the text on fd 3 (BERNSTEIN_SIGNAL_KEY_FD) is not a signal key",
+            "socket",
+            "the text on fd 3 (BERNSTEIN_SIGNAL_KEY_FD) is not a signal key: expected 16 hex"
+            " digits, ':', 64 hex digits",
         ),
         (
             {KEY_FD_VARIABLE: _SECRETISH},
             None,
+            "socket",
             "BERNSTEIN_SIGNAL_KEY_FD is not a descriptor number 3..9",
         ),
         (
             {KEY_FD_VARIABLE: "7"},
             None,
+            "socket",
             "BERNSTEIN_SIGNAL_KEY_FD names fd 7, which cannot be read (Bad file descriptor)",
+        ),
+        (
+            {KEY_FD_VARIABLE: "3"},
+            _SECRETISH.replace("g", "f") + "\n",
+            "pipe",
+            f"BERNSTEIN_SIGNAL_KEY_FD names fd 3, a pipe, {KEY_EXPOSED}",
+        ),
+        (
+            {KEY_FD_VARIABLE: "3"},
+            _SECRETISH.replace("g", "f") + "\n",
+            "file",
+            f"BERNSTEIN_SIGNAL_KEY_FD names fd 3, a file, {KEY_EXPOSED}",
         ),
     ],
 )
-def test_a_bad_key_warns_in_one_line_without_the_value(
-    env: dict[str, str], fd_text: str | None, warning: str
+def test_a_key_expected_but_not_taken_stops_the_process_with_one_failed(
+    env: dict[str, str], fd_text: str | None, channel: str, problem: str
 ) -> None:
-    result = _run(env, fd_text)
-    report = _report(result)
-    assert report["key"] is None
-    assert report["environ"] == []
-    assert result.stdout.splitlines() == [
-        'BERNSTEIN:QUESTION {"question":"Apply?"}',
-        "BERNSTEIN:COMPLETED",
-    ]
-    lines = result.stderr.splitlines()
-    assert len(lines) == 2  # the warning, then the child's report
-    assert lines[0].startswith(f"bernstein-signals: {warning}")
-    assert lines[0].endswith("; this process writes unmarked signals")
-    assert "f" * 20 not in result.stderr
+    """Unkeyed, every line the adapter wrote would be refused, and its orchestrator would
+    wait for a terminal that never counts: it says why, once per stream, and stops."""
+    result = _run(env, fd_text, channel=channel)
+    assert result.returncode == KEY_REFUSED_STATUS
+    reason = f"no signal key: {problem}"
+    assert result.stderr == f"bernstein-signals: {reason}\n"
+    failed = FenceVerifier(None).check(result.stdout)
+    assert result.stdout.count("\n") == 1
+    assert failed.signal is not None
+    assert failed.signal.kind == "FAILED"
+    assert failed.signal.payload["reason"] == reason
+    assert "f" * 20 not in result.stdout + result.stderr
 
 
 def test_take_process_key_from_a_mapping(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -173,8 +222,18 @@ def test_take_process_key_from_a_mapping(monkeypatch: pytest.MonkeyPatch) -> Non
     assert environ == {"OTHER": "kept"}
     assert process_key() == key
     assert take_process_key(environ) == key  # nothing to take: unchanged
-    assert take_process_key({KEY_VARIABLE: ""}) is None  # a bad key: no key at all
-    assert process_key() is None
+
+
+def test_take_process_key_stops_a_process_told_to_expect_a_key(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        take_process_key({KEY_VARIABLE: ""})
+    assert stopped.value.code == KEY_REFUSED_STATUS
+    out, err = capsys.readouterr()
+    reason = "no signal key: BERNSTEIN_SIGNAL_KEY is not a signal key"
+    assert out.startswith(f'BERNSTEIN:FAILED {{"reason":"{reason}')
+    assert err.startswith(f"bernstein-signals: {reason}")
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from bernstein_signals import (
     MARK_FIELD,
     MAX_SEQUENCE,
+    MAX_SEQUENCE_STEP,
     FenceVerifier,
     SignalKey,
     SignalKind,
@@ -115,9 +116,16 @@ def _flipped(line: bytes) -> list[bytes]:
     ]
 
 
-@pytest.mark.parametrize("case", _VECTORS["marked"], ids=lambda case: case["name"])
+@pytest.mark.parametrize(
+    "case",
+    [case for case in _VECTORS["marked"] if case["seq"] <= MAX_SEQUENCE_STEP],
+    ids=lambda case: case["name"],
+)
 def test_flipping_any_bit_of_a_vector_line_fails(case: dict[str, Any]) -> None:
-    """Every position, every bit: the result fails verification or is no signal at all."""
+    """Every position, every bit: the result fails verification or is no signal at all.
+
+    (A fresh verifier takes no number past MAX_SEQUENCE_STEP: the largest one's MAC is
+    checked against an independent HMAC in test_fence_vectors.py.)"""
     line = case["line"].encode()
     assert FenceVerifier(_VECTOR_KEY).check(line).signal is not None
     for changed in _flipped(line):

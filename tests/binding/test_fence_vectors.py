@@ -19,6 +19,7 @@ from bernstein_signals import (
     MAC_DOMAIN,
     MARK_FIELD,
     MAX_SEQUENCE,
+    MAX_SEQUENCE_STEP,
     SIGNAL_PREFIX,
     FenceVerifier,
     SignalKey,
@@ -175,6 +176,18 @@ def _tampered(key: SignalKey, marked: list[dict[str, Any]]) -> list[dict[str, An
             None,
             line["question, non-ASCII"].replace("Ü", "\\u00dc"),
         ),
+        (
+            "sequence number past the step (MAC right)",
+            [],
+            None,
+            _mark(key, MAX_SEQUENCE_STEP + 1, "COMPLETED", None),
+        ),
+        (
+            "sequence number at the last one (MAC right)",
+            [],
+            None,
+            _mark(key, MAX_SEQUENCE, "COMPLETED", None),
+        ),
         ("replayed first line", [first, second], None, first),
         ("the same line twice", [second], None, second),
         ("kind not in the allow-list", [], ["QUESTION", "COMPLETED", "FAILED"], plan),
@@ -280,8 +293,15 @@ def test_marked_lines_match_an_independent_hmac() -> None:
 def test_marked_lines_verify_in_order() -> None:
     vectors = _vectors()
     verifier = FenceVerifier(SignalKey.parse(vectors["key"]))
+    last = 0
     for case in vectors["marked"]:
         verdict = verifier.check(case["line"])
+        if case["seq"] - last > MAX_SEQUENCE_STEP:  # the largest: its MAC is checked above
+            assert (verdict.signal, verdict.code) == (None, "BS602"), case["name"]
+            assert verdict.problem is not None
+            assert "out of sequence" in verdict.problem
+            continue
+        last = case["seq"]
         assert verdict.signal is not None, (case["name"], verdict.problem)
         assert verdict.seq == case["seq"]
         assert verdict.signal.payload == (case["payload"] or {})

@@ -17,8 +17,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals import FenceVerifier, SignalKey, SignalMarker, completed, parse_signal
-from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, MAX_SEQUENCE
+from bernstein_signals import (
+    FenceVerifier,
+    SignalKey,
+    SignalMarker,
+    completed,
+    failed,
+    parse_signal,
+)
+from bernstein_signals.fence_rules import (
+    KEY_FD_VARIABLE,
+    KEY_REFUSED_STATUS,
+    KEY_VARIABLE,
+    MAX_SEQUENCE,
+)
+from fence_support import socket_holding
 from linear_support import assert_linear
 from shell_support import LIBRARY, NO_EXTERNALS, ROOT, SHELLS, UTF8, Result, shell_command
 
@@ -46,7 +59,7 @@ def _run(
     """``body`` after sourcing the library (unless ``source`` is False: then ``body`` does);
     the key (by default) in the environment.
 
-    ``key_fd``: these bytes on fd 3 (a pipe, written and closed) instead, with
+    ``key_fd``: these bytes on fd 3 (a socket, written and closed) instead, with
     KEY_FD_VARIABLE=3; ``keep_open``: the writer keeps its end open while the shell runs.
     """
     full = {
@@ -63,10 +76,7 @@ def _run(
     if key_fd is None:
         done = subprocess.run(command, input=stdin, capture_output=True, env=full, check=False)
         return Result(done.returncode, done.stdout, done.stderr)
-    read_end, write_end = os.pipe()
-    os.write(write_end, key_fd)
-    if not keep_open:
-        os.close(write_end)
+    read_end, writer = socket_holding(key_fd, close_writer=not keep_open)
     try:
         done = subprocess.run(
             command,
@@ -79,8 +89,8 @@ def _run(
         )
     finally:
         os.close(read_end)
-        if keep_open:
-            os.close(write_end)
+        if writer is not None:
+            writer.close()
     return Result(done.returncode, done.stdout, done.stderr)
 
 
@@ -522,9 +532,14 @@ def test_a_trace_never_shows_the_key(shell: str) -> None:
 def test_taking_the_key_survives_set_eu(shell: str, key: str) -> None:
     body = 'set -eu\n. "$BSIG_LIB"\nbernstein_completed\necho done'
     result = _run(shell, body, env={KEY_VARIABLE: key}, source=False)
+    if key != KEY_TEXT:  # the documented stop, not set -e's or set -u's
+        assert result.status == KEY_REFUSED_STATUS, result.stderr
+        assert result.stderr.count(b"\n") == 1
+        assert result.lines == [failed(reason=result.stderr.decode()[19:-1]).encode()]
+        return
     assert result.status == 0, result.stderr
     assert result.lines[-1] == b"done"
-    assert (b'"_sig"' in result.lines[0]) == (key == KEY_TEXT)
+    assert b'"_sig"' in result.lines[0]
 
 
 BAD_KEYS: dict[str, tuple[dict[str, str], bytes | None, str]] = {
@@ -535,46 +550,43 @@ BAD_KEYS: dict[str, tuple[dict[str, str], bytes | None, str]] = {
     "fd 12": ({KEY_FD_VARIABLE: "12"}, None, "is not a descriptor number 3..9"),
     "fd closed": ({KEY_FD_VARIABLE: "7"}, None, "names fd 7, which cannot be read"),
     "fd bad text": ({KEY_FD_VARIABLE: "3"}, KEY_TEXT[:-1].encode(), "the text on fd 3"),
-    "fd a device": ({KEY_FD_VARIABLE: "3"}, None, "names fd 3, which is not a pipe or file"),
+    "fd a device": ({KEY_FD_VARIABLE: "3"}, None, "names fd 3, not a socket"),
 }
 
 
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize("case", list(BAD_KEYS))
 @pytest.mark.parametrize("shell", ALL)
-def test_a_bad_key_warns_once_without_the_value(shell: str, case: str) -> None:
+def test_a_bad_key_stops_the_script_with_one_failed_without_the_value(
+    shell: str, case: str
+) -> None:
     env, fd_text, problem = BAD_KEYS[case]
-    body = "bernstein_completed; env"
+    body = "bernstein_completed; echo went on"
     if case == "fd a device":  # /dev/zero on fd 3 before sourcing: read would never end
-        body = "bernstein_completed; env\n"
         result = _run(shell, f'exec 3</dev/zero\n. "$BSIG_LIB"\n{body}', env=env, source=False)
     else:
         result = _run(shell, body, env=env, key_fd=fd_text)
-    plain = _run(shell, "bernstein_completed", env={})
-    assert result.status == 0
+    assert result.status == KEY_REFUSED_STATUS
     warning = result.stderr.decode()
     assert warning.count("\n") == 1, warning
     assert problem in warning
-    assert warning.startswith("bernstein-signals: ")
-    assert "unmarked" in warning
+    assert warning.startswith("bernstein-signals: no signal key: ")
     assert SECRET[:-1] not in warning
     assert SECRET.upper() not in warning
-    assert result.lines[0] == plain.lines[0]
-    assert b"BERNSTEIN_SIGNAL_KEY" not in result.stdout
+    assert result.lines == [failed(reason=warning[len("bernstein-signals: ") : -1]).encode()]
 
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("shell", [shell for shell in ALL if shell != "dash"])
 def test_a_writer_that_never_closes_cannot_hang_the_script(shell: str) -> None:
-    """read -t bounds the wait (dash has no read -t: its orchestrator must close the pipe)."""
+    """read -t bounds the wait (dash has no read -t: its orchestrator must close the socket)."""
     result = _run(shell, "bernstein_completed", key_fd=KEY_TEXT[:40].encode(), keep_open=True)
-    plain = _run(shell, "bernstein_completed", env={})
-    assert result.status == 0
+    assert result.status == KEY_REFUSED_STATUS
     warning = result.stderr.decode()
     assert warning.count("\n") == 1, warning
-    assert "unmarked" in warning
+    assert warning.startswith("bernstein-signals: no signal key: ")
     assert KEY_TEXT[:40] not in warning
-    assert result.lines == plain.lines
+    assert len(result.lines) == 1
 
 
 # -- the mark's rules ----------------------------------------------------------------------

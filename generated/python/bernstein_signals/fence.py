@@ -28,11 +28,12 @@ from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any, Final, NamedTuple
 
 from ._canonical_json import dump_canonical
-from ._fence_key import SignalKey, key_from_environment, protect_process
+from ._fence_key import SignalKey, key_from_environment, protect_process, refuse_to_run
 from .fence_rules import (
     KIND_NOT_ALLOWED,
     MARK_FIELD,
     MAX_SEQUENCE,
+    MAX_SEQUENCE_STEP,
     REPLAYED_SIGNAL,
     RUN_HEX_DIGITS,
     UNAUTHENTICATED_SIGNAL,
@@ -220,6 +221,12 @@ class FenceVerifier:
         if seq <= self._last:
             problem = f"replayed {kind} signal: sequence number {seq} again after {self._last}"
             return FenceVerdict(None, REPLAYED_SIGNAL, problem, seq)
+        if seq - self._last > MAX_SEQUENCE_STEP:
+            problem = (
+                f"{kind} signal out of sequence: number {seq} after {self._last}"
+                f" (at most {MAX_SEQUENCE_STEP} ahead)"
+            )
+            return FenceVerdict(None, REPLAYED_SIGNAL, problem, seq)
         self._last = seq
         return FenceVerdict(new_signal(kind, rest, signal.raw_line), None, None, seq)
 
@@ -254,20 +261,24 @@ if hasattr(os, "register_at_fork"):
 def take_process_key(environ: MutableMapping[str, str] = os.environ) -> SignalKey | None:
     """Take the key from ``environ`` (removing both variables, closing the descriptor).
 
-    A key found becomes the process key (a bad one: a one-line warning on stderr,
-    and the process has no key), and the process is made non-dumpable
+    A key found becomes the process key, and the process is made non-dumpable
     (:func:`._fence_key.protect_process`: on Linux no other process of the user,
     the agent included, reads the key from its memory or writes to its stdin
-    through ``/proc``); with neither variable set nothing changes. Returns the
-    process key. The package calls it once, at import; a child made by
-    ``os.fork()`` has no key.
+    through ``/proc``); with neither variable set nothing changes. A process
+    told to expect a key that gives none (a bad text, a descriptor that is no
+    socket or gives no key in time) stops: one line on stderr, an unmarked
+    FAILED saying why on stdout, exit status ``KEY_REFUSED_STATUS``
+    (:func:`._fence_key.refuse_to_run`). Returns the process key. The package
+    calls it once, at import; a child made by ``os.fork()`` has no key.
     """
-    found, key = key_from_environment(environ)
-    if found:
+    try:
+        key = key_from_environment(environ)
+    except ValueError as exc:
+        refuse_to_run(str(exc))
+    if key is not None:
         _Process.key = key
-        _Process.marker = None if key is None else SignalMarker(key)
-        if key is not None:
-            protect_process()
+        _Process.marker = SignalMarker(key)
+        protect_process()
     return _Process.key
 
 

@@ -14,16 +14,19 @@ __all__ = ["fence_section"]
 
 _CONSTANTS = (
     ("MARK_FIELD", "The reserved payload member that carries the mark."),
-    ("KEY_FD_VARIABLE", "Names an inherited descriptor holding the key text; preferred."),
+    ("KEY_FD_VARIABLE", "Names an inherited socket holding the key text; preferred."),
     ("KEY_FD_MIN", "The lowest descriptor number a key may come on."),
     ("KEY_FD_MAX", "The highest descriptor number a key may come on (one digit: any shell)."),
-    ("KEY_READ_SECONDS", "How long a process waits for the key on its descriptor, then warns."),
+    ("KEY_EXPOSED", "What a process says of a key descriptor that is a pipe or a file."),
+    ("KEY_READ_SECONDS", "How long, in all, a process waits for the key on its descriptor."),
+    ("KEY_REFUSED_STATUS", "The exit status of a process told to expect a key it cannot take."),
     ("KEY_VARIABLE", "Holds the key text."),
     ("KEY_SHAPE", "What every message about a text that is no key says (never quoting it)."),
     ("MAC_DOMAIN", "The first line of every MAC message; it carries the version."),
     ("RUN_HEX_DIGITS", "Lowercase hex digits of the run nonce."),
     ("SECRET_HEX_DIGITS", "Lowercase hex digits of the secret (the HMAC-SHA256 key)."),
     ("MAX_SEQUENCE", "The largest sequence number."),
+    ("MAX_SEQUENCE_STEP", "How far past the last accepted number a line's may be (else BS602)."),
     ("UNAUTHENTICATED_PREFIX", "What `wrap --fence` puts before a refused signal prefix."),
 )
 _CODES = ("UNAUTHENTICATED_SIGNAL", "REPLAYED_SIGNAL", "KIND_NOT_ALLOWED")

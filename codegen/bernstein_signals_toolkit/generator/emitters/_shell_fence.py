@@ -65,6 +65,8 @@ def fence_markers() -> dict[str, str]:
         "@FENCE_KEY_FDS@": "".join(str(fd) for fd in fds),
         "@FENCE_KEY_FD_RANGE@": f"{fds.start}..{fds.stop - 1}",
         "@FENCE_KEY_READ_SECONDS@": str(int(rules.KEY_READ_SECONDS)),
+        "@FENCE_KEY_EXPOSED@": rules.KEY_EXPOSED,
+        "@FENCE_KEY_REFUSED_STATUS@": str(int(rules.KEY_REFUSED_STATUS)),
         "@FENCE_KEY_BYTES@": str(run + 1 + secret),
         "@FENCE_BYTES@": "".join(f"\\{byte:03o}" for byte in range(1, 256)),
         "@FENCE_BYTES_MKSH@": "".join(f"\\0{byte:03o}" for byte in range(1, 256)),

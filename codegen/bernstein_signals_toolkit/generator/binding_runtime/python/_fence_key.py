@@ -20,10 +20,12 @@ from collections.abc import MutableMapping
 from typing import Any, Final, NoReturn
 
 from .fence_rules import (
+    KEY_EXPOSED,
     KEY_FD_MAX,
     KEY_FD_MIN,
     KEY_FD_VARIABLE,
     KEY_READ_SECONDS,
+    KEY_REFUSED_STATUS,
     KEY_SHAPE,
     KEY_VARIABLE,
     MAC_DOMAIN,
@@ -31,7 +33,7 @@ from .fence_rules import (
     SECRET_HEX_DIGITS,
 )
 
-__all__ = ["SignalKey", "key_from_environment", "protect_process"]
+__all__ = ["SignalKey", "key_from_environment", "protect_process", "refuse_to_run"]
 
 _KEY_TEXT: Final = re.compile(
     f"([0-9a-f]{{{RUN_HEX_DIGITS}}}):([0-9a-f]{{{SECRET_HEX_DIGITS}}})\n?"
@@ -127,18 +129,6 @@ class SignalKey:
         return self
 
 
-def _warn(problem: str) -> None:
-    """One line on stderr (never the key's value): the process goes on without a key."""
-    stream = sys.stderr
-    if stream is None:
-        return
-    try:
-        stream.write(f"bernstein-signals: {problem}; this process writes unmarked signals\n")
-        stream.flush()
-    except (OSError, ValueError):
-        pass
-
-
 def protect_process() -> bool:
     """Make this process non-dumpable (Linux ``prctl(PR_SET_DUMPABLE, 0)``): True when set.
 
@@ -209,12 +199,29 @@ def _read_key_bytes(number: int) -> bytes:
     return data + rest
 
 
+def _channel_problem(mode: int) -> str | None:
+    """Why a descriptor of this mode cannot carry a key (None for a socket, which can).
+
+    A pipe, a FIFO or a file (a memfd included) can be opened again through
+    ``/proc/PID/fd/N`` by any process of the same user, which reads the key out
+    of it, or writes one of its own in, before this process takes it; a socket
+    cannot be (ENXIO). A terminal or a device could also make the read wait or
+    never end.
+    """
+    if stat.S_ISSOCK(mode):
+        return None
+    if stat.S_ISFIFO(mode) or stat.S_ISREG(mode):
+        what = "a pipe" if stat.S_ISFIFO(mode) else "a file"
+        return f"{what}, {KEY_EXPOSED}"
+    return "not a socket"
+
+
 def _read_key_fd(number: int) -> str:
-    """The key text on an inherited descriptor, which is closed after: OSError or ValueError."""
+    """The key text on an inherited socket, which is closed after: OSError or ValueError."""
     try:
-        mode = os.fstat(number).st_mode
-        if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)):
-            raise ValueError(f"{KEY_FD_VARIABLE} names fd {number}, which is not a pipe or file")
+        problem = _channel_problem(os.fstat(number).st_mode)
+        if problem is not None:
+            raise ValueError(f"{KEY_FD_VARIABLE} names fd {number}, {problem}")
         data = _read_key_bytes(number)
     finally:
         with contextlib.suppress(OSError):
@@ -240,22 +247,42 @@ def _key_text(fd_text: str | None, text: str | None) -> tuple[str, str]:
         ) from None
 
 
-def key_from_environment(environ: MutableMapping[str, str]) -> tuple[bool, SignalKey | None]:
+def key_from_environment(environ: MutableMapping[str, str]) -> SignalKey | None:
     """Remove both key variables from ``environ`` and read the key they give.
 
-    ``(False, None)`` when neither was set; ``(True, None)`` after a one-line warning
-    when the key is bad or its descriptor unreadable.
+    None when neither was set; ValueError, whose message never quotes the key,
+    when one was but no key could be taken (a bad text, a descriptor that is no
+    socket, cannot be read or gives no whole key in time).
     """
     fd_text = environ.pop(KEY_FD_VARIABLE, None)
     text = environ.pop(KEY_VARIABLE, None)
     if fd_text is None and text is None:
-        return False, None
+        return None
+    source, key_text = _key_text(fd_text, text)
     try:
-        source, key_text = _key_text(fd_text, text)
+        return SignalKey.parse(key_text)
+    except ValueError:
+        raise ValueError(f"{source} is {_NOT_A_KEY}") from None
+
+
+def refuse_to_run(problem: str) -> NoReturn:
+    """Stop a process that was told to expect a key and could not take one.
+
+    Unkeyed, its lines would all be refused by the fenced orchestrator, which
+    would then wait for a terminal that never counts. So it says why, once on
+    stderr and once as an (unmarked) FAILED on stdout, and exits with
+    :data:`KEY_REFUSED_STATUS`.
+    """
+    from .constructors import failed  # only a process that stops pays for it
+
+    reason = f"no signal key: {problem}"
+    said = ((sys.stderr, f"bernstein-signals: {reason}"), (sys.stdout, failed(reason=reason)))
+    for stream, line in said:
+        if stream is None:
+            continue
         try:
-            return True, SignalKey.parse(key_text)
-        except ValueError:
-            raise ValueError(f"{source} is {_NOT_A_KEY}") from None
-    except ValueError as exc:
-        _warn(str(exc))
-        return True, None
+            stream.write(f"{line}\n")
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    raise SystemExit(KEY_REFUSED_STATUS)

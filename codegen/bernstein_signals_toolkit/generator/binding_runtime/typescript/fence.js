@@ -21,6 +21,7 @@ import {
   MAC_DOMAIN,
   MARK_FIELD,
   MAX_SEQUENCE,
+  MAX_SEQUENCE_STEP,
   REPLAYED_SIGNAL,
   RUN_HEX_DIGITS,
   SECRET_HEX_DIGITS,
@@ -131,6 +132,7 @@ function keyText(fdText, text, readDescriptor) {
   try {
     read = readDescriptor(Number(fdText));
   } catch (error) {
+    if (error instanceof FenceError) throw error; // the reader's own words (node.js: not a socket)
     const code = error?.code; // quoted only when it is an errno name (EAGAIN), never a key
     const why = typeof code === "string" && /^E[A-Z0-9]{1,15}$/.test(code) ? code : "unreadable";
     throw new FenceError(`${KEY_FD_VARIABLE} names fd ${fdText}, which cannot be read (${why})`, "bad-key");
@@ -143,9 +145,11 @@ function keyText(fdText, text, readDescriptor) {
  * from the descriptor KEY_FD_VARIABLE names (preferred; `readDescriptor(fd)` reads it to
  * its end and closes it) or from KEY_VARIABLE. Both variables are removed from `env`
  * whatever they hold, so nothing started later inherits them: call it once, first thing.
- * A bad key or an unreadable descriptor is one `warn` line (default console.error) that
- * never holds the value, and null: the adapter then writes unmarked lines, which a fenced
- * orchestrator reports. Neither variable set: null, and no warning.
+ * Neither variable set: null. Set, but no key could be taken (a bad text, a descriptor
+ * that cannot be read): a FenceError (code "bad-key", "no signal key: ...", never the
+ * value), for the adapter must not go on writing lines its orchestrator would refuse; the
+ * Node entry's takeNodeProcessKey (node.js) turns it into a FAILED and exit status
+ * KEY_REFUSED_STATUS.
  */
 export function takeProcessKey(env, options = {}) {
   if (env === null || typeof env !== "object") {
@@ -156,15 +160,13 @@ export function takeProcessKey(env, options = {}) {
   delete env[KEY_FD_VARIABLE];
   delete env[KEY_VARIABLE];
   if (fdText === undefined && text === undefined) return null;
-  const warn = options?.warn ?? ((line) => console.error(line));
   try {
     const [source, found] = keyText(fdText, text, options?.readDescriptor);
     if (!KEY_SHAPE.test(found)) throw new FenceError(`${source} is ${NOT_A_KEY}`, "bad-key");
     return SignalKey.parse(found);
   } catch (error) {
     if (!(error instanceof FenceError)) throw error;
-    warn(`bernstein-signals: ${error.message}; this adapter writes unmarked signals`);
-    return null;
+    throw new FenceError(`no signal key: ${error.message}`, "bad-key");
   }
 }
 
@@ -354,6 +356,10 @@ export class FenceVerifier {
     if (canonical !== signal.rawLine) return unauthenticated(kind, "not in canonical form");
     if (seq <= this._last) {
       return verdict(null, REPLAYED_SIGNAL, `replayed ${kind} signal: sequence number ${seq} again after ${this._last}`, seq);
+    }
+    if (seq - this._last > MAX_SEQUENCE_STEP) {
+      const problem = `${kind} signal out of sequence: number ${seq} after ${this._last} (at most ${MAX_SEQUENCE_STEP} ahead)`;
+      return verdict(null, REPLAYED_SIGNAL, problem, seq);
     }
     this._last = seq;
     return verdict({ ...signal, payload: rest }, null, null, seq);

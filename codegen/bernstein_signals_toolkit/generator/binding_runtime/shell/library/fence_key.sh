@@ -1,10 +1,9 @@
 # -- the fence: the key taken when the library is sourced ------------------------
 
-# _bsig_Fwarn PROBLEM: the one line a bad key gets (it never holds the key).
-_bsig_Fwarn() {
-  _bsig_fn=bernstein-signals
-  _bsig_err "$1; this shell writes unmarked signals"
-}
+# _bsig_Fno PROBLEM: no key could be taken; the library stops the shell when sourced
+# (one line on stderr and an unmarked FAILED saying why, exit status
+# @FENCE_KEY_REFUSED_STATUS@): unkeyed, every line it wrote would be refused.
+_bsig_Fno() { _bsig_Fwhy="no signal key: $1"; }
 
 # _bsig_Fpad BYTE: the state after compressing the secret XOR BYTE (an HMAC pad).
 _bsig_Fpad() {
@@ -45,7 +44,7 @@ _bsig_Ftake() {
     case $_bsig_Fx in
       [@FENCE_KEY_FDS@]) ;;
       *)
-        _bsig_Fwarn "@FENCE_KEY_FD_VARIABLE@ is not a descriptor number @FENCE_KEY_FD_RANGE@"
+        _bsig_Fno "@FENCE_KEY_FD_VARIABLE@ is not a descriptor number @FENCE_KEY_FD_RANGE@"
         return 0
         ;;
     esac
@@ -54,25 +53,42 @@ _bsig_Ftake() {
     # The number is one digit: safe in eval.
     if { eval "true <&$_bsig_Fx"; } 2>/dev/null; then :; else
       eval "exec $_bsig_Fx<&-"
-      _bsig_Fwarn "@FENCE_KEY_FD_VARIABLE@ names fd $_bsig_Fx, which cannot be read"
+      _bsig_Fno "@FENCE_KEY_FD_VARIABLE@ names fd $_bsig_Fx, which cannot be read"
       return 0
     fi
-    # A pipe or a file: a terminal or a device (/dev/zero) could make read
-    # wait or never end. Where /dev/fd is missing, only a terminal is known.
-    if [ -t "$_bsig_Fx" ] || { [ -e "/dev/fd/$_bsig_Fx" ] &&
-      [ ! -p "/dev/fd/$_bsig_Fx" ] && [ ! -f "/dev/fd/$_bsig_Fx" ]; }; then
+    # A socket only: /proc/PID/fd/N reopens a pipe or a file for any process of
+    # this user, which could take the key or swap in its own first; a terminal
+    # or a device could make read wait or never end.
+    if [ ! -S "/dev/fd/$_bsig_Fx" ]; then
+      if [ -p "/dev/fd/$_bsig_Fx" ]; then
+        _bsig_Fy="a pipe, @FENCE_KEY_EXPOSED@"
+      elif [ -f "/dev/fd/$_bsig_Fx" ]; then
+        _bsig_Fy="a file, @FENCE_KEY_EXPOSED@"
+      else
+        _bsig_Fy="not a socket"
+      fi
       eval "exec $_bsig_Fx<&-"
-      _bsig_Fwarn "@FENCE_KEY_FD_VARIABLE@ names fd $_bsig_Fx, which is not a pipe or file"
+      _bsig_Fno "@FENCE_KEY_FD_VARIABLE@ names fd $_bsig_Fx, $_bsig_Fy"
+      _bsig_Fy=''
       return 0
     fi
     # A writer that keeps its end open must not hang the script: read -t
     # where the shell has it (dash has not: there the orchestrator must close it).
     _bsig_Fst=0
     if [ "$_bsig_sh" = zsh ]; then
-      # zsh's read -t waits for the first character only: one at a time.
+      # zsh's read -t waits for the first character only: one at a time, each
+      # for what is left of the whole wait (a float SECONDS, local to this function).
+      # shellcheck disable=SC3043 # zsh only: a float clock, local to this call
+      local -F SECONDS=0
       _bsig_Fr=0
+      # shellcheck disable=SC3028 # the float clock above
       while [ "$_bsig_Fr" -le @FENCE_KEY_BYTES@ ]; do
-        eval "read -r -t @FENCE_KEY_READ_SECONDS@ -k 1 -u $_bsig_Fx _bsig_Fy" 2>/dev/null || break
+        _bsig_Fy=$((@FENCE_KEY_READ_SECONDS@ - SECONDS))
+        if [ "$((_bsig_Fy > 0))" = 0 ] ||
+          ! eval "read -r -t $_bsig_Fy -k 1 -u $_bsig_Fx _bsig_Fy" 2>/dev/null; then
+          [ "$((SECONDS < @FENCE_KEY_READ_SECONDS@))" = 1 ] || _bsig_Fst=129
+          break
+        fi
         [ "$_bsig_Fy" != "$_bsig_nl" ] || break
         _bsig_Fc=$_bsig_Fc$_bsig_Fy _bsig_Fr=$((_bsig_Fr + 1))
       done
@@ -84,7 +100,7 @@ _bsig_Ftake() {
     fi
     if [ "$_bsig_Fst" -gt 128 ]; then
       eval "exec $_bsig_Fx<&-"
-      _bsig_Fwarn "@FENCE_KEY_FD_VARIABLE@ names fd $_bsig_Fx, which gave no whole key within @FENCE_KEY_READ_SECONDS@ s (its writer did not close it)"
+      _bsig_Fno "@FENCE_KEY_FD_VARIABLE@ names fd $_bsig_Fx, which gave no whole key within @FENCE_KEY_READ_SECONDS@ s (its writer did not close it)"
       return 0
     fi
     eval "exec $_bsig_Fx<&-"
@@ -94,7 +110,7 @@ _bsig_Ftake() {
     @FENCE_KEY_PATTERN@) ;;
     *)
       _bsig_Fc=''
-      _bsig_Fwarn "$_bsig_Fsrc is not a signal key: @FENCE_KEY_SHAPE@"
+      _bsig_Fno "$_bsig_Fsrc is not a signal key: @FENCE_KEY_SHAPE@"
       return 0
       ;;
   esac
@@ -135,6 +151,15 @@ _bsig_Ftake() {
 
 # Taken now, untraced and unexported (the caller's options come back after).
 { _bsig_enter; } 2>/dev/null
+_bsig_Fwhy=''
 _bsig_Ftake
 _bsig_st=0
 _bsig_leave
+case $_bsig_Fwhy in
+  ?*)
+    _bsig_fn=bernstein-signals
+    _bsig_err "$_bsig_Fwhy"
+    bernstein_failed --@FAILED_REASON@ "$_bsig_Fwhy" || :
+    exit @FENCE_KEY_REFUSED_STATUS@
+    ;;
+esac
