@@ -8,6 +8,7 @@ writer never closes it.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import subprocess
@@ -22,12 +23,16 @@ from hypothesis import strategies as st
 from bernstein_signals import (
     KEY_FD_VARIABLE,
     KEY_READ_SECONDS,
+    KEY_REFUSED_STATUS,
     KEY_VARIABLE,
     FenceVerdict,
+    FenceVerifier,
     SignalKey,
     iter_signals,
 )
 from bernstein_signals._fence_key import _read_key_bytes, protect_process
+from bernstein_signals_toolkit.tools.commands._process import ProcessGroup
+from fence_support import socket_holding
 
 _ENV = {name: value for name, value in os.environ.items() if not name.startswith("BERNSTEIN_")}
 _LINUX = sys.platform.startswith("linux")
@@ -108,6 +113,104 @@ def test_the_agent_cannot_open_the_adapters_proc_files_once_it_took_a_key(keyed:
         assert seen["fd/0"] == "opened"
         if not Path("/proc/sys/kernel/yama/ptrace_scope").exists():
             assert seen["mem"] == "opened"  # Yama (scope >= 1) denies it to a child anyway
+
+
+# The attack of issue 23: a process of the adapter's user opens /proc/PID/fd/N of an
+# adapter that has just started (dumpable, the key not yet taken): the key's descriptor
+# (to read the key, or write its own first), stdin (forged replies) and stdout. The
+# adapter here becomes nobody first, as _PROC_ADAPTER does, loads the binding without
+# taking the key, lets a forked agent try every descriptor it holds, and only then takes
+# the key and emits. Started by the toolkit (wrap and conform's ProcessGroup), all three
+# are sockets, which no open() reaches; the control, started the old way with pipes,
+# shows the probe reaching them (and the adapter then refusing its pipe).
+_REOPEN_ADAPTER = """
+import ctypes, errno, json, os, sys
+fd_text = os.environ.pop(%(variable)r)
+import bernstein_signals as b
+import bernstein_signals.constructors, bernstein_signals.fence, ctypes.util
+os.environ[%(variable)r] = fd_text
+if os.getuid() == 0:
+    os.setgroups([])
+    os.setgid(%(nobody)d)
+    os.setuid(%(nobody)d)
+ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # dumpable, as a freshly started adapter is
+reader, writer = os.pipe()
+pid = os.fork()
+if pid == 0:
+    parent, seen = os.getppid(), {}
+    for name, number, mode in (("key", int(fd_text), os.O_RDWR), ("stdin", 0, os.O_WRONLY),
+                               ("stdout", 1, os.O_WRONLY)):
+        try:
+            os.close(os.open(f"/proc/{parent}/fd/{number}", mode))
+            seen[name] = "opened"
+        except OSError as exc:
+            seen[name] = errno.errorcode.get(exc.errno, str(exc.errno))
+    os.write(writer, json.dumps(seen).encode())
+    os._exit(0)
+os.close(writer)
+os.waitpid(pid, 0)
+sys.stderr.write(os.read(reader, 4096).decode() + "\\n")
+b.take_process_key()
+b.emit("COMPLETED")
+"""
+
+
+def _pipes_of_nobody(count: int) -> list[tuple[int, int]]:
+    if os.getuid() != 0:
+        return [os.pipe() for _ in range(count)]
+    setfsuid = ctypes.CDLL(None).setfsuid
+    setfsuid(_NOBODY)
+    try:
+        return [os.pipe() for _ in range(count)]
+    finally:
+        setfsuid(0)
+
+
+@pytest.mark.skipif(not _LINUX, reason="/proc/PID/fd is Linux's")
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("started", ["by the toolkit", "with pipes (the control)"])
+def test_no_process_of_the_user_reopens_the_adapters_key_stdin_or_stdout(started: str) -> None:
+    key = SignalKey.generate()
+    code = _REOPEN_ADAPTER % {"variable": KEY_FD_VARIABLE, "nobody": _NOBODY}
+    command = [sys.executable, "-c", code]
+    if started == "by the toolkit":
+        group = ProcessGroup(
+            command,
+            key=key,
+            env=_ENV,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        with group as process:
+            out, err = process.communicate(timeout=60)
+        seen = json.loads(err.decode().splitlines()[-1])
+        assert seen == {"key": "ENXIO", "stdin": "ENXIO", "stdout": "ENXIO"}
+        assert FenceVerifier(key).check(out).signal is not None
+        return
+    # The orchestrator's pipes, made by the adapter's user as a real orchestrator's are
+    # (as root: with nobody's fsuid, which a pipe's inode takes as its owner).
+    (key_read, key_write), (in_read, in_write), (out_read, out_write) = _pipes_of_nobody(3)
+    os.write(key_write, key.text().encode() + b"\n")
+    os.close(key_write)
+    try:
+        control = subprocess.Popen(
+            command,
+            env={**_ENV, KEY_FD_VARIABLE: str(key_read)},
+            pass_fds=(key_read,),
+            stdin=in_read,
+            stdout=out_write,
+            stderr=subprocess.PIPE,
+        )
+        for fd in (key_read, in_read, out_write):
+            os.close(fd)
+        _, err = control.communicate(timeout=60)
+    finally:
+        for fd in (in_write, out_read):
+            os.close(fd)
+    seen = json.loads(err.decode().splitlines()[0])
+    assert seen == {"key": "opened", "stdin": "opened", "stdout": "opened"}
+    assert control.returncode == KEY_REFUSED_STATUS  # and the adapter refuses a pipe
 
 
 def test_protect_process_is_a_no_op_off_linux(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -214,9 +317,9 @@ def test_a_key_descriptor_whose_writer_stays_open_never_hangs_the_import(
     written: str, taken: bool
 ) -> None:
     """The read stops at the key's length (and what is there after it) or KEY_READ_SECONDS."""
-    reader, writer = os.pipe()
+    reader, writer = socket_holding(written.encode(), close_writer=False)
+    assert writer is not None
     try:
-        os.write(writer, written.encode())
         result = subprocess.run(
             ["sh", "-c", 'exec "$@" 3<&0 </dev/null', "sh", sys.executable, "-c", _KEY_IMPORT],
             env={**_ENV, KEY_FD_VARIABLE: "3"},
@@ -228,19 +331,18 @@ def test_a_key_descriptor_whose_writer_stays_open_never_hangs_the_import(
         )
     finally:
         os.close(reader)
-        os.close(writer)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == ("0123456789abcdef" if taken else "none")
-    warnings = result.stderr.splitlines()
+        writer.close()
     if taken:
-        assert warnings == []
-    else:
-        assert len(warnings) == 1
-        assert warnings[0].startswith("bernstein-signals: ")
-        assert warnings[0].endswith("; this process writes unmarked signals")
-        assert "ab" * 10 not in warnings[0]
-        if not written:
-            assert f"gave no whole key within {KEY_READ_SECONDS} s" in warnings[0]
+        assert (result.returncode, result.stderr) == (0, "")
+        assert result.stdout.strip() == "0123456789abcdef"
+        return
+    assert result.returncode == KEY_REFUSED_STATUS
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 1
+    assert warnings[0].startswith("bernstein-signals: no signal key: ")
+    assert "ab" * 10 not in result.stderr + result.stdout
+    if not written:
+        assert f"gave no whole key within {KEY_READ_SECONDS} s" in warnings[0]
 
 
 _KEY_BYTES = len("0123456789abcdef:" + "ab" * 32)
@@ -251,18 +353,15 @@ _KEY_BYTES = len("0123456789abcdef:" + "ab" * 32)
 def test_the_key_read_takes_the_keys_length_and_two_bytes_at_most(
     data: bytes, writer_open: bool
 ) -> None:
-    """Whatever is on the pipe, and whether its writer closed it: data[:81 + 2], at once.
+    """Whatever is on the socket, and whether its writer closed it: data[:81 + 2], at once.
 
     (Cases that would wait out KEY_READ_SECONDS are the subprocess test's.)
     """
     assume(not writer_open or len(data) >= _KEY_BYTES or b"\n" in data)
-    reader, writer = os.pipe()
+    reader, writer = socket_holding(data, close_writer=not writer_open)
     try:
-        os.write(writer, data)
-        if not writer_open:
-            os.close(writer)
         assert _read_key_bytes(reader) == data[: _KEY_BYTES + 2]
     finally:
         os.close(reader)
-        if writer_open:
-            os.close(writer)
+        if writer is not None:
+            writer.close()

@@ -399,9 +399,12 @@ test("checkTerminalSignal reads lines, signals and records", () => {
   assert.throws(() => checkTerminalSignal("BERNSTEIN:COMPLETED", { runId: "r" }), TypeError);
 });
 
+// The Node entry (node.js: the fence's process steps) is the one module the index leaves out.
+const NODE_ENTRY = "node";
+
 test("the index exports at run time exactly what the declarations declare", () => {
   const declared = new Set();
-  for (const name of readdirSync(FOLDER).filter((file) => file.endsWith(".d.ts"))) {
+  for (const name of readdirSync(FOLDER).filter((file) => file.endsWith(".d.ts") && file !== `${NODE_ENTRY}.d.ts`)) {
     const text = readFileSync(join(FOLDER, name), "utf8");
     for (const found of text.matchAll(/^export declare (?:const|function|class) (\w+)/gm)) declared.add(found[1]);
   }
@@ -409,12 +412,21 @@ test("the index exports at run time exactly what the declarations declare", () =
 });
 
 test("the package's modules import nothing but each other: no Node-only module", () => {
-  for (const name of readdirSync(FOLDER).filter((file) => file.endsWith(".js"))) {
+  for (const name of readdirSync(FOLDER).filter((file) => file.endsWith(".js") && file !== `${NODE_ENTRY}.js`)) {
     const text = readFileSync(join(FOLDER, name), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
     for (const found of text.matchAll(/\bfrom\s+"([^"]+)"|\bimport\s*\(\s*"([^"]+)"/g)) {
       const target = found[1] ?? found[2];
       assert.match(target, /^\.\/[\w-]+\.js$/, `${name} imports ${target}`);
+      assert.notEqual(target, `./${NODE_ENTRY}.js`, `${name} imports the Node entry`);
     }
-    assert.doesNotMatch(text, /\b(?:require|process|Buffer)\b/, name);
+    const code = text.replace(/"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, '""'); // names, not texts
+    assert.doesNotMatch(code, /\b(?:require|process|Buffer)\b/, name);
   }
+});
+
+test("the Node entry is exported on its own, and imports only Node's modules and the package's", () => {
+  const manifest = JSON.parse(readFileSync(join(FOLDER, "package.json"), "utf8"));
+  assert.deepEqual(manifest.exports[`./${NODE_ENTRY}`], { types: `./${NODE_ENTRY}.d.ts`, default: `./${NODE_ENTRY}.js` });
+  const text = readFileSync(join(FOLDER, `${NODE_ENTRY}.js`), "utf8");
+  for (const found of text.matchAll(/\bfrom\s+"([^"]+)"/g)) assert.match(found[1], /^(?:node:\w+|\.\/[\w-]+\.js)$/, found[1]);
 });

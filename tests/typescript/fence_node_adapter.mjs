@@ -1,6 +1,6 @@
 // A fenced Node adapter (issue 17), written as an adapter author would with the TypeScript
-// binding: it takes the key at start-up (takeProcessKey; the README's recipe reads and closes
-// the descriptor), asks one question (id q-1), emits BLOCKED (a copy kept in .sdd/own.log),
+// binding: it takes the key at start-up (takeNodeProcessKey, the package's Node entry: it
+// reads and closes the socket), asks one question (id q-1), emits BLOCKED (a copy kept in .sdd/own.log),
 // runs the agent on a hostile file and that copy (a replay), and ends COMPLETED when the answer
 // is "yes", else FAILED. Without a key it writes unmarked lines.
 // Usage: node fence_node_adapter.mjs BINDING_DIR AGENT HOSTILE_FILE
@@ -9,12 +9,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
-import { readDescriptor } from "./fence_key_descriptor.mjs";
-
 const [bindingDir, agent, hostile] = process.argv.slice(2);
-const { SignalMarker, formatSignal, parseReply, takeProcessKey } = await import(join(bindingDir, "index.js"));
+const { SignalMarker, formatSignal, parseReply } = await import(join(bindingDir, "index.js"));
+const { takeNodeProcessKey } = await import(join(bindingDir, "node.js"));
 
-const key = takeProcessKey(process.env, { readDescriptor }); // the README's bounded recipe
+const key = takeNodeProcessKey(); // first thing: the key, or FAILED and exit
 const marker = key === null ? null : new SignalMarker(key);
 const line = (kind, payload) => (marker === null ? formatSignal(kind, payload) : marker.mark(kind, payload));
 const write = (text) => process.stdout.write(`${text}\n`); // a pipe: synchronous on Linux

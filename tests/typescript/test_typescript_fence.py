@@ -14,14 +14,13 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example, given, reject, settings
 from hypothesis import strategies as st
 
 from bernstein_signals import (
@@ -30,14 +29,26 @@ from bernstein_signals import (
     SignalKey,
     SignalKind,
     SignalMarker,
+    SignalPayloadError,
+    failed,
     fence_rules,
     parse_signal,
 )
 from bernstein_signals._canonical_json import dump_canonical
-from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, MAX_SEQUENCE
+from bernstein_signals.fence_rules import (
+    KEY_EXPOSED,
+    KEY_FD_VARIABLE,
+    KEY_READ_SECONDS,
+    KEY_REFUSED_STATUS,
+    KEY_VARIABLE,
+    MAX_SEQUENCE,
+    MAX_SEQUENCE_STEP,
+    REPLAYED_SIGNAL,
+)
 from bernstein_signals_toolkit.generator.emitters import _typescript_fence
 from bernstein_signals_toolkit.generator.emitters._templates import python_runtime_module
 from bernstein_signals_toolkit.toolkit_errors import SourceError
+from fence_support import socket_holding
 from linear_support import assert_linear
 from node_oracle_support import NodeOracle
 from typescript.node_support import BINDING, HERE, ROOT, environment, node, tool
@@ -66,9 +77,11 @@ def test_node_fence_tests_pass(script: str) -> None:
 
 
 @pytest.mark.timeout(180)
-def test_fence_declarations_type_check_strictly() -> None:
+@pytest.mark.parametrize("project", ["tsconfig.fence.json", "tsconfig.node.json"])
+def test_fence_declarations_type_check_strictly(project: str) -> None:
+    """The fence's declarations, and the Node entry's (with Node's own types)."""
     result = subprocess.run(
-        [str(tool("tsc")), "-p", str(HERE / "tsconfig.fence.json")],
+        [str(tool("tsc")), "-p", str(HERE / project)],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -173,8 +186,9 @@ def test_both_bindings_mark_the_same_bytes_and_verify_each_other(
     )
     python = _shown(FenceVerifier(key).check(expected))
     assert answer["verdicts"] == [python]
-    assert python["code"] is None
     assert python["seq"] == seq
+    # A fresh verifier takes numbers up to MAX_SEQUENCE_STEP; past it, both say out of sequence.
+    assert python["code"] == (None if seq <= MAX_SEQUENCE_STEP else REPLAYED_SIGNAL)
 
 
 _PUT = st.sampled_from([" ", '"', "0", "\\", ",", "é"])
@@ -230,7 +244,10 @@ def test_both_verifiers_give_the_same_verdict_on_every_stream(
     key_text = key_texts[0]
     keys = [SignalKey.parse(text) for text in key_texts]
     markers = [SignalMarker(key) for key in keys]
-    marked = [[m.mark(kind, payload) for kind, payload in signals] for m in markers]
+    try:
+        marked = [[m.mark(kind, payload) for kind, payload in signals] for m in markers]
+    except SignalPayloadError:  # a drawn FAILED payload its schema refuses: no line to check
+        reject()
     stream = [
         _mutated(marked[1 if foreign else 0][index % len(signals)].encode(), how)
         for index, foreign, how in plan
@@ -279,99 +296,104 @@ def test_fence_time_grows_linearly(
     assert_linear(make, size, what=f"the TypeScript fence on {shape} x n")
 
 
-def _start_up(env: dict[str, str], key_text: str | None) -> dict[str, Any]:
-    """fence_take_key.mjs with ``key_text`` on descriptor 3 (a pipe, then EOF) when given."""
+def _start_up(
+    env: dict[str, str], key_bytes: bytes | None, *, keep_open: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """fence_take_key.mjs, with ``key_bytes`` on a socket at descriptor 3 when given (its
+    writer closed, unless ``keep_open``)."""
     script = [node(), str(HERE / "fence_take_key.mjs")]
-    command = ["sh", "-c", 'exec "$@" 3<&0 </dev/null', "sh", *script] if key_text else script
-    result = subprocess.run(
-        command,
-        input=key_text if key_text else None,
-        stdin=None if key_text else subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env={**environment(), **env},
-        cwd=ROOT,
-        check=False,
-        timeout=60,
-    )
+    if key_bytes is None:
+        return subprocess.run(
+            script,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            env={**environment(), **env},
+            cwd=ROOT,
+            check=False,
+            timeout=60,
+        )
+    reader, writer = socket_holding(key_bytes, close_writer=not keep_open)
+    try:
+        return subprocess.run(
+            ["sh", "-c", 'exec "$@" 3<&0 </dev/null', "sh", *script],
+            stdin=reader,
+            capture_output=True,
+            text=True,
+            env={**environment(), **env},
+            cwd=ROOT,
+            check=False,
+            timeout=60,  # the hang this guards against: the writer may still be open here
+        )
+    finally:
+        os.close(reader)
+        if writer is not None:
+            writer.close()
+
+
+def _taken(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     assert result.returncode == 0, result.stderr[-2000:]
     answer: dict[str, Any] = json.loads(result.stdout)
     return answer
+
+
+def _refused(result: subprocess.CompletedProcess[str], problem: str) -> None:
+    """The process stopped: one line on stderr, one unmarked FAILED on stdout, as Python's."""
+    assert result.returncode == KEY_REFUSED_STATUS, result.stderr[-2000:]
+    reason = f"no signal key: {problem}"
+    assert result.stderr == f"bernstein-signals: {reason}\n"
+    assert result.stdout == failed(reason=reason) + "\n"
 
 
 @pytest.mark.timeout(120)
 def test_an_adapter_takes_the_key_and_its_child_inherits_nothing() -> None:
     key = SignalKey.generate()
     secret = key.text().split(":")[1]
-    by_fd = _start_up({KEY_FD_VARIABLE: "3"}, key.text() + "\n")
-    by_variable = _start_up({KEY_VARIABLE: key.text()}, None)
+    by_fd = _taken(_start_up({KEY_FD_VARIABLE: "3"}, key.text().encode() + b"\n"))
+    by_variable = _taken(_start_up({KEY_VARIABLE: key.text()}, None))
     for answer in (by_fd, by_variable):
         assert answer["run"] == key.run
-        assert answer["warnings"] == []
         assert KEY_VARIABLE not in answer["child"]
         assert secret not in json.dumps(answer)
-    assert by_fd["fd3"] == "closed"
-    assert by_fd["child"].endswith("child-fd3-closed\n")
+    assert by_fd["descriptor"] == "closed"
+    assert by_fd["child"].endswith("child-fd-closed\n")
     bad = _start_up({KEY_VARIABLE: key.text()[:-1] + "g"}, None)
-    assert bad["run"] is None
-    assert bad["warnings"] == [
-        "bernstein-signals: BERNSTEIN_SIGNAL_KEY is not a signal key: expected 16 hex digits,"
-        " ':', 64 hex digits; this adapter writes unmarked signals"
-    ]
-    assert secret[:-1] not in json.dumps(bad)
-
-
-_TAKE_KEY = "fence_take_key.mjs"
-
-
-def _start_up_on_open_pipe(written: bytes) -> dict[str, Any]:
-    """fence_take_key.mjs with ``written`` on descriptor 3, a pipe whose writer never closes."""
-    read_end, write_end = os.pipe()
-    try:
-        os.write(write_end, written)
-        result = subprocess.run(
-            ["sh", "-c", 'exec "$@" 3<&0 </dev/null', "sh", node(), str(HERE / _TAKE_KEY)],
-            stdin=read_end,
-            capture_output=True,
-            text=True,
-            env={**environment(), KEY_FD_VARIABLE: "3"},
-            cwd=ROOT,
-            check=False,
-            timeout=60,  # the hang this guards against: the writer is still open here
-        )
-    finally:
-        os.close(read_end)
-        os.close(write_end)
-    assert result.returncode == 0, result.stderr[-2000:]
-    answer: dict[str, Any] = json.loads(result.stdout)
-    return answer
+    _refused(bad, f"{KEY_VARIABLE} is not a signal key: expected 16 hex digits, ':', 64 hex digits")
+    assert secret[:-1] not in bad.stdout + bad.stderr
 
 
 @pytest.mark.timeout(200)
-def test_the_readme_key_recipe_reads_one_bounded_line_and_never_hangs() -> None:
-    """Review finding 3: the README's readDescriptor, run against a pipe that never closes."""
-    recipe = (HERE / "fence_key_descriptor.mjs").read_text(encoding="utf-8")
-    code = recipe.split("// README recipe begins\n")[1].split("// README recipe ends\n")[0]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    shown = textwrap.indent(code.replace("export function", "function"), "  ")
-    assert shown in readme, "README's Node key recipe differs from fence_key_descriptor.mjs"
+def test_the_node_key_read_takes_a_socket_only_and_never_hangs() -> None:
+    """readKeyDescriptor against a socket whose writer never closes, and against a pipe."""
     key = SignalKey.generate()
     secret = key.text().split(":")[1]
-    taken = _start_up_on_open_pipe(key.text().encode() + b"\nmore text the reader never needs\n")
-    assert (taken["run"], taken["warnings"], taken["fd3"]) == (key.run, [], "closed")
-    silent = _start_up_on_open_pipe(b"")
-    assert silent["run"] is None
-    assert silent["warnings"] == [
-        f"bernstein-signals: {KEY_FD_VARIABLE} names fd 3, which cannot be read (ETIMEDOUT);"
-        " this adapter writes unmarked signals"
-    ]
-    endless = _start_up_on_open_pipe(b"a" * 4096)  # no line end, far past a key
-    assert endless["run"] is None
-    assert endless["warnings"] == [
-        f"bernstein-signals: the text on fd 3 ({KEY_FD_VARIABLE}) is not a signal key: expected"
-        " 16 hex digits, ':', 64 hex digits; this adapter writes unmarked signals"
-    ]
-    assert secret not in json.dumps([taken, silent, endless])
+    more = key.text().encode() + b"\nmore text the reader never needs\n"
+    taken = _start_up({KEY_FD_VARIABLE: "3"}, more, keep_open=True)
+    assert (_taken(taken)["run"], _taken(taken)["descriptor"]) == (key.run, "closed")
+    silent = _start_up({KEY_FD_VARIABLE: "3"}, b"", keep_open=True)
+    _refused(
+        silent,
+        f"{KEY_FD_VARIABLE} names fd 3, which gave no whole key within {KEY_READ_SECONDS} s"
+        " (its writer did not close it)",
+    )
+    endless = _start_up({KEY_FD_VARIABLE: "3"}, b"a" * 4096, keep_open=True)  # no line end
+    _refused(
+        endless,
+        f"the text on fd 3 ({KEY_FD_VARIABLE}) is not a signal key: expected 16 hex digits,"
+        " ':', 64 hex digits",
+    )
+    piped = subprocess.run(  # a pipe on descriptor 3: the shell's stdin, the key on it
+        ["sh", "-c", 'exec "$@" 3<&0 </dev/null', "sh", node(), str(HERE / "fence_take_key.mjs")],
+        input=key.text() + "\n",
+        capture_output=True,
+        text=True,
+        env={**environment(), KEY_FD_VARIABLE: "3"},
+        cwd=ROOT,
+        check=False,
+        timeout=60,
+    )
+    _refused(piped, f"{KEY_FD_VARIABLE} names fd 3, a pipe, {KEY_EXPOSED}")
+    assert secret not in taken.stdout + silent.stdout + endless.stdout + piped.stdout
 
 
 _HOSTILE = ROOT / "tests" / "data" / "hostile_signals.txt"

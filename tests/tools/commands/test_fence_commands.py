@@ -19,10 +19,10 @@ from bernstein_signals import (
     UNAUTHENTICATED_SIGNAL,
     SignalKey,
     SignalMarker,
+    key_handover,
 )
-from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE
+from bernstein_signals.fence_rules import KEY_FD_MAX, KEY_FD_VARIABLE, KEY_VARIABLE
 from bernstein_signals_toolkit.cli import main
-from bernstein_signals_toolkit.tools.commands._fence_handover import KEY_FD, child_environment
 from bernstein_signals_toolkit.tools.commands._process import ProcessGroup
 from bernstein_signals_toolkit.tools.validate import CODES, conformance_report
 from linear_support import assert_linear
@@ -215,22 +215,39 @@ def _fd_is_open(fd: int) -> bool:
     return True
 
 
+def _low_descriptors() -> dict[int, tuple[int, bool]]:
+    return {
+        fd: (os.fstat(fd).st_ino, os.get_inheritable(fd))
+        for fd in range(3, KEY_FD_MAX + 1)
+        if _fd_is_open(fd)
+    }
+
+
 @pytest.mark.timeout(60)
-def test_the_key_goes_on_fd_3_and_our_fd_3_is_put_back(tmp_path: Path) -> None:
-    opened = not _fd_is_open(KEY_FD)
-    if opened:  # make sure something of ours is on fd 3 (under pytest, its capture is)
-        held = tmp_path / "ours"
-        held.write_text("")
-        mine = os.open(held, os.O_RDONLY)
-        os.dup2(mine, KEY_FD, inheritable=False)
-        os.close(mine)
-    before = os.fstat(KEY_FD)
-    inheritable = os.get_inheritable(KEY_FD)
+@pytest.mark.parametrize("low_numbers", ["free", "all taken"])
+def test_the_key_goes_on_a_socket_and_nothing_of_ours_moves(low_numbers: str) -> None:
+    """The command finds the key on the socket its variable names, never in the environment;
+    when every number up to KEY_FD_MAX is ours, the socket is moved in the child only."""
+    held: list[int] = []
+    if low_numbers == "all taken":
+        while True:
+            spare = os.open(os.devnull, os.O_RDONLY)
+            if spare > KEY_FD_MAX:
+                os.close(spare)
+                break
+            held.append(spare)
+    before = {
+        fd: (os.fstat(fd).st_ino, os.get_inheritable(fd)) for fd in range(3, 10) if _fd_is_open(fd)
+    }
     try:
-        script = f'cat <&3; echo "${KEY_FD_VARIABLE}-${{{KEY_VARIABLE}:-none}}"'
+        script = (
+            f'fd=${KEY_FD_VARIABLE}; [ -S "/dev/fd/$fd" ] && echo socket;'
+            f' IFS= read -r line <&"$fd"; echo "$line"; echo "${{{KEY_VARIABLE}:-none}}"'
+        )
         group = ProcessGroup(
             ["sh", "-c", script],
-            key_text=KEY.text(),
+            key=KEY,
+            env={**os.environ, KEY_VARIABLE: "a key in the environment"},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
         )
@@ -238,18 +255,22 @@ def test_the_key_goes_on_fd_3_and_our_fd_3_is_put_back(tmp_path: Path) -> None:
             assert process.stdout is not None
             out = process.stdout.read()
             group.wait()
-        after = os.fstat(KEY_FD)
-        assert (after.st_ino, after.st_dev) == (before.st_ino, before.st_dev)
-        assert os.get_inheritable(KEY_FD) is inheritable
+        after = {
+            fd: (os.fstat(fd).st_ino, os.get_inheritable(fd))
+            for fd in range(3, 10)
+            if _fd_is_open(fd)
+        }
+        assert after == before
     finally:
-        if opened:
-            os.close(KEY_FD)
-    assert out.decode().splitlines() == [KEY.text(), "3-none"]
+        for fd in held:
+            os.close(fd)
+    assert out.decode().splitlines() == ["socket", KEY.text(), "none"]
 
 
 def test_the_child_environment_holds_the_fd_number_never_the_key() -> None:
-    env = child_environment({"PATH": "/bin", KEY_VARIABLE: KEY.text()})
-    assert env == {"PATH": "/bin", KEY_FD_VARIABLE: "3"}
+    with key_handover(KEY, {"PATH": "/bin", KEY_VARIABLE: KEY.text()}) as handover:
+        env = handover.options["env"]
+        assert env == {"PATH": "/bin", KEY_FD_VARIABLE: str(handover.options["pass_fds"][0])}
 
 
 @pytest.mark.timeout(120)

@@ -21,7 +21,13 @@ from typing import Any
 import pytest
 
 from bernstein_signals import SignalKey, parse_signal, read_signals
-from bernstein_signals.fence_rules import KEY_FD_VARIABLE, KEY_VARIABLE, UNAUTHENTICATED_PREFIX
+from bernstein_signals.fence_rules import (
+    KEY_FD_MAX,
+    KEY_FD_MIN,
+    KEY_FD_VARIABLE,
+    KEY_VARIABLE,
+    UNAUTHENTICATED_PREFIX,
+)
 from bernstein_signals_toolkit.tools.validate import conformance_report
 from shell_support import LIBRARY, SHELLS, shell_command
 
@@ -227,21 +233,26 @@ def test_wrap_fence_ends_a_run_whose_only_terminal_is_forged(tmp_path: Path) -> 
 
 
 @pytest.mark.timeout(120)
-def test_a_child_of_the_fenced_command_gets_the_key_on_fd_3_only(tmp_path: Path) -> None:
-    """The hand-over itself: fd 3 holds the key text, the variable names fd 3, and no
-    variable holds the key (the binding then takes it: tests/binding)."""
+def test_a_child_of_the_fenced_command_gets_the_key_on_a_socket_only(tmp_path: Path) -> None:
+    """The hand-over itself: the descriptor the variable names is a socket holding the key
+    text, and no variable holds the key (the binding then takes it: tests/binding). The key
+    is read before the first output, which would have it drained."""
     script = (
-        f'[ "$(cat <&3)" = "{KEY.text()}" ] && echo same; cat <&3; echo "${KEY_FD_VARIABLE}";'
+        f'fd=${KEY_FD_VARIABLE}; key=$(cat <&"$fd"); [ -S "/dev/fd/$fd" ] && echo socket;'
+        f' [ "$key" = "{KEY.text()}" ] && echo same; cat <&"$fd"; echo "$fd";'
         f' env | grep -c "^{KEY_VARIABLE}=" || true'
     )
     result = _run("wrap", "--fence", "--", "sh", "-c", script, cwd=tmp_path)
     lines = result.stdout.decode().splitlines()
-    assert lines[:3] == ["same", "3", "0"]  # read once, then the pipe is empty
+    assert lines[:2] == ["socket", "same"]
+    assert lines[2] in [str(fd) for fd in range(KEY_FD_MIN, KEY_FD_MAX + 1)]
+    assert lines[3] == "0"  # read once, then the socket is empty
 
 
 @pytest.mark.timeout(120)
 def test_wrap_fence_masks_a_key_the_command_prints(tmp_path: Path) -> None:
-    result = _run("wrap", "--fence", "--", "sh", "-c", "echo $(cat <&3)", cwd=tmp_path)
+    script = f'echo $(cat <&"${KEY_FD_VARIABLE}")'
+    result = _run("wrap", "--fence", "--", "sh", "-c", script, cwd=tmp_path)
     _no_key_in(result.stdout, result.stderr)
     assert result.stdout.decode().splitlines()[0] == f"{KEY.run}:[key withheld]"
     assert "key" in result.stderr.decode()
@@ -274,13 +285,13 @@ def test_conform_fence_takes_only_the_shell_adapters_own_signals(
 
 @pytest.mark.timeout(120)
 def test_a_key_the_command_did_not_take_is_drained_at_its_first_output(tmp_path: Path) -> None:
-    """Printed before reading fd 3: the key is gone by then, with one warning; a command that
-    reads it first gets it and no warning."""
-    late = "echo first; sleep 0.2; cat <&3 | wc -c"
+    """Printed before reading its descriptor: the key is gone by then, with one warning; a
+    command that reads it first gets it and no warning."""
+    late = f'echo first; sleep 0.2; cat <&"${KEY_FD_VARIABLE}" | wc -c'
     result = _run("wrap", "--fence", "--", "sh", "-c", late, cwd=tmp_path)
     assert result.stdout.decode().split()[:2] == ["first", "0"]
     assert result.stderr.decode().count("did not take the key") == 1
-    early = "cat <&3 | wc -c; echo done"
+    early = f'cat <&"${KEY_FD_VARIABLE}" | wc -c; echo done'
     result = _run("wrap", "--fence", "--", "sh", "-c", early, cwd=tmp_path)
     assert result.stdout.decode().split()[:2] == ["82", "done"]
     assert "did not take the key" not in result.stderr.decode()

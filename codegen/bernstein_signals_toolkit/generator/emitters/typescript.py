@@ -242,9 +242,20 @@ def _check_names(vocabulary: Vocabulary, fixed: frozenset[str]) -> None:
             seen[name] = kind.file_name
 
 
+NODE_ENTRY = "node"
+"""The module of the Node-only process steps (``bernstein-signals/node``): the index leaves
+it out, so the package itself imports no Node module."""
+
+
 def _index(files: dict[str, str], header: str) -> dict[str, str]:
-    """Re-export every public module; ``_`` modules stay internal."""
-    public = sorted(path for path in files if not path.startswith("_") and path != "package.json")
+    """Re-export every public module but the Node entry; ``_`` modules stay internal."""
+    public = sorted(
+        path
+        for path in files
+        if not path.startswith("_")
+        and path != "package.json"
+        and path.removesuffix(".d.ts").removesuffix(".js") != NODE_ENTRY
+    )
     script = [f'export * from "./{path}";' for path in public if path.endswith(".js")]
     types = [
         f'export * from "./{path.removesuffix(".d.ts")}.js";'
@@ -270,6 +281,7 @@ def _package(vocabulary: Vocabulary) -> str:
         "types": "./index.d.ts",
         "exports": {
             ".": {"types": "./index.d.ts", "default": "./index.js"},
+            f"./{NODE_ENTRY}": {"types": f"./{NODE_ENTRY}.d.ts", "default": f"./{NODE_ENTRY}.js"},
             "./package.json": "./package.json",
         },
         "sideEffects": False,

@@ -13,12 +13,11 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-from bernstein_signals.fence_rules import KEY_FD_VARIABLE
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
 from ..runtime_vocabulary import RuntimeVocabulary
 from . import _arguments
-from ._fence_handover import KEY_FD
+from ._fence_handover import KEY_CHANNEL
 
 if TYPE_CHECKING:  # the fence is loaded only when an option asks for it
     from bernstein_signals import SignalKey
@@ -56,8 +55,8 @@ def add_fence_argument(parser: argparse.ArgumentParser, *, what: str) -> None:
     parser.add_argument(
         "--fence",
         action="store_true",
-        help=f"make a fresh key for the run and hand it to the command on fd {KEY_FD}"
-        f" ({KEY_FD_VARIABLE}={KEY_FD}); only lines marked with it are signals: {what}",
+        help=f"make a fresh key for the run and hand it to the command on {KEY_CHANNEL};"
+        f" only lines marked with it are signals: {what}",
     )
 
 

@@ -9,15 +9,16 @@ import math
 import os
 import select
 import signal
+import socket
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from types import FrameType, TracebackType
 from typing import Any
 
+from bernstein_signals import SignalKey, key_handover
 from bernstein_signals_toolkit.toolkit_errors import ToolkitError, UsageError
-
-from ._fence_handover import KEY_FD, key_on_fd
 
 __all__ = [
     "DRAIN_SECONDS",
@@ -73,15 +74,44 @@ def command_of(args: argparse.Namespace) -> list[str]:
 
 
 def _start(command: Sequence[str], **options: Any) -> subprocess.Popen[bytes]:
-    """Popen, with a missing or non-executable command as a one-line error (127 or 126)."""
+    """Popen, with a missing or non-executable command as a one-line error (127 or 126).
+
+    Where ``stdin`` or ``stdout`` is ``PIPE``, the command gets a socket instead: a
+    pipe can be opened again through ``/proc/PID/fd/N`` by any process of the same
+    user (the agent it runs among them), to write forged replies or lines into it,
+    while the command is dumpable (a shell or Node adapter always is); a socket
+    cannot be. Ours is a file object as Popen's would be.
+    """
+    ours: dict[str, socket.socket] = {}
+    theirs: list[socket.socket] = []
+    for name in _SOCKET_STREAMS:
+        if options.get(name) == subprocess.PIPE:
+            ours[name], child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            theirs.append(child)
+            options[name] = child.fileno()
     try:
-        return subprocess.Popen(list(command), **options)
+        process = subprocess.Popen(list(command), **options)
     except FileNotFoundError:
         raise CommandNotRunnable(f"{command[0]}: command not found", 127) from None
     except PermissionError:
         raise CommandNotRunnable(f"{command[0]}: permission denied", 126) from None
     except OSError as exc:
         raise CommandNotRunnable(f"{command[0]}: cannot run: {exc.strerror or exc}", 126) from None
+    finally:
+        for child in theirs:
+            child.close()
+        if sys.exc_info()[0] is not None:
+            for end in ours.values():
+                end.close()
+    buffering = options.get("bufsize", -1)
+    for name, end in ours.items():
+        setattr(process, name, open(end.detach(), _SOCKET_STREAMS[name], buffering=buffering))  # noqa: SIM115
+    return process
+
+
+_SOCKET_STREAMS = {"stdin": "wb", "stdout": "rb"}
+"""The command's streams that :func:`_start` makes sockets when ``PIPE`` is asked, and our
+end's mode."""
 
 
 def signal_name(number: int) -> str:
@@ -121,12 +151,12 @@ class ProcessGroup:
     """
 
     def __init__(
-        self, command: Sequence[str], *, key_text: str | None = None, **options: Any
+        self, command: Sequence[str], *, key: SignalKey | None = None, **options: Any
     ) -> None:
-        """``key_text``: a fenced run's key, handed to the command on fd 3
-        (:mod:`._fence_handover`); ``options`` go to ``Popen``."""
+        """``key``: a fenced run's key, handed to the command on a socket
+        (:func:`bernstein_signals.key_handover`); ``options`` go to ``Popen``."""
         self._command = list(command)
-        self._key_text = key_text
+        self._key = key
         self._options = options
         self.process: subprocess.Popen[bytes] | None = None
         self.interrupted: signal.Signals | None = None
@@ -138,15 +168,16 @@ class ProcessGroup:
         self._previous_wakeup = -1
         self._previous: dict[int, Any] = {}
         self._key_copy = -1
-        """Our copy of the key pipe's read end, until :meth:`key_left_over` empties it."""
+        """Our copy of the command's end of the key socket, until :meth:`key_left_over`
+        empties it."""
 
     def __enter__(self) -> subprocess.Popen[bytes]:
         with contextlib.ExitStack() as handover:
             options = dict(self._options)
-            if self._key_text is not None:
-                # First, so that the self-pipe below never lands on the fd the key borrows.
-                options.update(handover.enter_context(key_on_fd(self._key_text)))
-                self._key_copy = os.dup(KEY_FD)  # not inheritable: the command gets fd 3 only
+            if self._key is not None:
+                given = handover.enter_context(key_handover(self._key))
+                options.update(given.options)
+                self._key_copy = os.dup(given.fd)  # not inheritable: ours only
             read_end, write_end = os.pipe()
             for fd in (read_end, write_end):
                 os.set_blocking(fd, False)
@@ -180,25 +211,23 @@ class ProcessGroup:
         self._restore()
 
     def key_left_over(self) -> bool:
-        """Whether the command left (part of) the key in its pipe; emptied, so that nothing the
-        command starts later can read it. Once: later calls say False.
+        """Whether the command left (part of) the key in its socket; emptied, so that nothing
+        the command starts later can read it. Once: later calls say False.
 
         Call it at the command's first output: a compliant adapter takes the key at
-        start-up, before it prints anything. The pipe's writer is closed, so the read
-        never waits.
+        start-up, before it prints anything. The socket's other end is closed and
+        the reads do not wait (``MSG_DONTWAIT``: the command's descriptor stays blocking).
         """
         copy, self._key_copy = self._key_copy, -1
         if copy < 0:
             return False
         left = False
-        try:
-            os.set_blocking(copy, False)
-            while os.read(copy, PIPE_READ_BYTES):
-                left = True
-        except OSError:
-            pass
-        finally:
-            os.close(copy)
+        with socket.socket(fileno=copy) as end:
+            try:
+                while end.recv(PIPE_READ_BYTES, socket.MSG_DONTWAIT):
+                    left = True
+            except OSError:  # BlockingIOError: nothing (more) there
+                pass
         return left
 
     def _restore(self) -> None:

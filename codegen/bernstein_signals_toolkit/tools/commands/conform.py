@@ -37,8 +37,8 @@ signals'. Answers reach a native CLI as the reply its mapper builds, once the
 CLI has asked for it on stdin (Claude, with ``--prompt``: its stdin stays
 open until the run's terminal); one it never takes is a BS403 error.
 
-With ``--fence`` a fresh key is handed to the adapter on fd 3
-(:mod:`._fence_handover`) and only lines marked with it are signals: any other
+With ``--fence`` a fresh key is handed to the adapter on a socket
+(:func:`bernstein_signals.key_handover`) and only lines marked with it are signals: any other
 signal line is a BS601 error (a replayed mark BS602) and acts in no way, so a
 forged QUESTION is not answered and a forged terminal does not end the run.
 ``--allow-kinds`` refuses other kinds (BS603), with or without ``--fence``.
@@ -311,7 +311,7 @@ def run(args: argparse.Namespace) -> int:
         sink = Sink(name, output, spool)
         group = ProcessGroup(
             command,
-            key_text=None if key is None else key.text(),
+            key=key,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             bufsize=0,

@@ -18,20 +18,21 @@ stream: each event that maps to a signal is relayed as that signal's line,
 every other line as it came (:mod:`._native_run`), and whether a terminal was
 emitted is read from that mapped stream.
 
-With ``--fence`` the command gets a fresh key on fd 3 (:mod:`._fence_handover`)
-and its stdout goes through :class:`._fence_relay.FencedRelay`: a line marked
-with the key is relayed as the signal without its mark; in any other line each
-signal prefix gets ``[unauthenticated] `` glued before it (so no reader
-downstream, however it splits lines or strips blanks, takes it) and the line
-one diagnostic on stderr; the key's text is masked; only accepted terminals
-count, so a run whose only COMPLETED is forged ends with wrap's own terminal.
-A key the command left in its pipe by its first output is drained (warning),
-and wrap holding a key is not dumpable. ``--allow-kinds`` refuses other kinds
-the same way (BS603), with or without ``--fence``, and must allow COMPLETED and
-FAILED, which wrap appends; ``--native`` with ``--fence`` is refused (a native
-CLI marks nothing). wrap inside a fenced run (the binding took a key at import)
-marks its own terminal, and with ``--fence`` the signals its key accepted, with
-that key; nothing else it relays is vouched for.
+With ``--fence`` the command gets a fresh key on a socket
+(:func:`bernstein_signals.key_handover`) and its stdout goes through
+:class:`._fence_relay.FencedRelay`: a line marked with the key is relayed as
+the signal without its mark; in any other line each signal prefix gets
+``[unauthenticated] `` glued before it (so no reader downstream, however it
+splits lines or strips blanks, takes it) and the line one diagnostic on stderr;
+the key's text is masked; only accepted terminals count, so a run whose only
+COMPLETED is forged ends with wrap's own terminal. A key the command left in
+its socket by its first output is drained (warning), and wrap holding a key is
+not dumpable. ``--allow-kinds`` refuses other kinds the same way (BS603), with
+or without ``--fence``, and must allow COMPLETED and FAILED, which wrap
+appends; ``--native`` with ``--fence`` is refused (a native CLI marks nothing).
+wrap inside a fenced run (the binding took a key at import) marks its own
+terminal, and with ``--fence`` the signals its key accepted, with that key;
+nothing else it relays is vouched for.
 """
 
 from __future__ import annotations
@@ -229,9 +230,7 @@ def run(args: argparse.Namespace) -> int:
         check_command(cli, command)
     native = None if cli is None else NativeStream(cli, vocabulary, keep=True)
     sys.stdout.flush()
-    group = ProcessGroup(
-        command, key_text=None if key is None else key.text(), stdout=subprocess.PIPE
-    )
+    group = ProcessGroup(command, key=key, stdout=subprocess.PIPE)
     with group as process:
         try:
             terminal, last = _relay(group, process, vocabulary, native, fenced)
