@@ -183,19 +183,19 @@ def _fence(
     vocabulary: RuntimeVocabulary,
 ) -> tuple[SignalMarker | None, SignalKey | None, FencedRelay | None]:
     """The outer key's marker, this run's key (``--fence``) and the relay that checks lines."""
-    from bernstein_signals import FenceVerifier, SignalKey, SignalMarker
+    from bernstein_signals import SignalKey
     from bernstein_signals._fence_key import protect_process
 
     from ._fence_relay import FencedRelay
 
-    marker = None if outer is None else SignalMarker(outer)
+    marker = None if outer is None else vocabulary.signal_marker(outer)
     key = SignalKey.generate() if fence else None
     if key is not None:
         protect_process()  # no process of the user reads the key from our memory
     if key is None and allow_kinds is None:
         return marker, key, None
     relay = FencedRelay(
-        FenceVerifier(key, allow_kinds),
+        vocabulary.fence_verifier(key, allow_kinds),
         vocabulary,
         DEFAULT_MAX_LINE_BYTES,
         _warn,

@@ -89,9 +89,8 @@ class StreamChecker:
         self._fence: FenceVerifier | None = None
         """With a key or an allow-list: the stage every parsed signal passes before it counts."""
         if options.key is not None or options.allow_kinds is not None:
-            from bernstein_signals import FenceVerifier  # loads the fence: only when fenced
-
-            self._fence = FenceVerifier(options.key, options.allow_kinds)
+            # The vocabulary's own fence (its prefix, its kinds), loaded only when fenced.
+            self._fence = self.vocabulary.fence_verifier(options.key, options.allow_kinds)
 
     def _add(self, diagnostic: Diagnostic) -> None:
         if diagnostic.code not in self.enabled:
