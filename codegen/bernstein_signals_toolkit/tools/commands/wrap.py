@@ -31,7 +31,8 @@ the same way (BS603), with or without ``--fence``, and must allow COMPLETED and
 FAILED, which wrap appends; ``--native`` with ``--fence`` is refused (a native
 CLI marks nothing). wrap inside a fenced run (the binding took a key at import)
 marks its own terminal, and with ``--fence`` the signals its key accepted, with
-that key; nothing else it relays is vouched for.
+that key; nothing else it relays is vouched for, so without ``--fence`` a terminal
+the command printed counts as absent and wrap always writes its own, marked.
 """
 
 from __future__ import annotations
@@ -141,12 +142,15 @@ def _relay(
     vocabulary: RuntimeVocabulary,
     native: NativeStream | None,
     fenced: FencedRelay | None,
+    *,
+    counted: bool,
 ) -> tuple[bool, bytes]:
     """Copy the command's stdout (mapped, with ``native``; filtered, with ``fenced``) to
-    ours; whether it emitted a terminal (one the fence accepted), and its last byte."""
+    ours; whether it emitted a terminal (one the fence accepted; never, unless ``counted``),
+    and its last byte."""
     assert process.stdout is not None
     source, target = process.stdout.fileno(), sys.stdout.fileno()
-    scanner = vocabulary.signal_scanner()
+    scanner = vocabulary.signal_scanner() if counted and fenced is None else None
     terminal, last = False, b"\n"
     while True:
         chunk = b"" if group.select([source], []) is None else os.read(source, PIPE_READ_BYTES)
@@ -160,15 +164,27 @@ def _relay(
         if chunk:
             write_all(target, chunk)
             last = chunk[-1:]
-            if not terminal and fenced is None:
+            if not terminal and scanner is not None:
                 terminal = any(record.signal.is_terminal for record in scanner.feed(chunk))
         if ended:
             break
+    if not counted:
+        return False, last
     if fenced is not None:
         return fenced.terminal, last
-    if not terminal:
+    if not terminal and scanner is not None:
         terminal = any(record.signal.is_terminal for record in scanner.close())
     return terminal, last
+
+
+def _counted(marker: SignalMarker | None, key: SignalKey | None) -> bool:
+    """Whether a terminal the command printed can end the run, so that wrap writes none.
+
+    Only one the reader downstream takes can: holding the key of the fenced run it is
+    part of, wrap relays marked only what its own key accepted (``--fence``), so without
+    one every terminal the command printed is unmarked and counts as absent there.
+    """
+    return marker is None or key is not None
 
 
 def _warn(line: str) -> None:
@@ -234,7 +250,9 @@ def run(args: argparse.Namespace) -> int:
     )
     with group as process:
         try:
-            terminal, last = _relay(group, process, vocabulary, native, fenced)
+            terminal, last = _relay(
+                group, process, vocabulary, native, fenced, counted=_counted(marker, key)
+            )
         except BrokenPipeError:
             # Our reader went away: close the pipe so that the command gets SIGPIPE too.
             assert process.stdout is not None
