@@ -23,7 +23,8 @@ and its stdout goes through :class:`._fence_relay.FencedRelay`: a line marked
 with the key is relayed as the signal without its mark; in any other line each
 signal prefix gets ``[unauthenticated] `` glued before it (so no reader
 downstream, however it splits lines or strips blanks, takes it) and the line
-one diagnostic on stderr; the key's text is masked; only accepted terminals
+one diagnostic on stderr; the key's text is masked, in either case
+(:mod:`..key_mask`); only accepted terminals
 count, so a run whose only COMPLETED is forged ends with wrap's own terminal.
 A key the command left in its pipe by its first output is drained (warning),
 and wrap holding a key is not dumpable. ``--allow-kinds`` refuses other kinds
