@@ -68,11 +68,11 @@ class KeyMask:
         return len(self._secret)
 
     @staticmethod
-    def fold(data: bytes | bytearray) -> bytes:
+    def fold(data: bytes | bytearray) -> bytes | bytearray:
         """``data`` as :meth:`find` searches it: ASCII lower case, each byte where it was."""
-        return bytes(data.lower())
+        return data.lower()
 
-    def find(self, folded: bytes, start: int = 0) -> int:
+    def find(self, folded: bytes | bytearray, start: int = 0) -> int:
         """Where the secret next occurs from ``start`` in ``folded`` (:meth:`fold`'s result,
         made once per chunk: a search stays linear); -1: nowhere."""
         return folded.find(self._secret, start)
