@@ -231,18 +231,23 @@ def test_allow_kinds_names_the_vocabularys_own_kinds_only(case: Case, tmp_path: 
 
 
 def test_every_fence_the_toolkit_sets_up_is_the_vocabularys() -> None:
-    """Only the runtime vocabulary builds a FenceVerifier or a SignalMarker: one built
-    elsewhere would be the built-in binding's, which refuses a fork's every line."""
-    builders = {"FenceVerifier", "SignalMarker"}
+    """Only the runtime vocabulary builds a FenceVerifier or a SignalMarker, and no
+    toolkit module asks a binding's reader for its fence: one set up elsewhere would be
+    the built-in binding's, which refuses a fork's every line."""
+    builders = {"FenceVerifier", "SignalMarker", "take_process_key"}
+    readers = {"read_signals", "iter_signals", "aread_signals", "parse_signal"}
+    fence_options = {"key", "allow_kinds", "on_rejected"}
     found = []
     for path in sorted(TOOLKIT.rglob("*.py")):
         if "binding_runtime" in path.parts or path.name == "runtime_vocabulary.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call):
-                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
-                if name in builders:
-                    found.append(f"{path.relative_to(TOOLKIT)}:{node.lineno} {name}")
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            fenced = {keyword.arg for keyword in node.keywords} & fence_options
+            if name in builders or (name in readers and fenced):
+                found.append(f"{path.relative_to(TOOLKIT)}:{node.lineno} {name}")
     assert found == []
 
 
