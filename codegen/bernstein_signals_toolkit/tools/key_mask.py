@@ -128,11 +128,14 @@ class _MaskedRaw(io.RawIOBase):
 
     def close(self) -> None:
         """Write what was held back; ``target`` stays open."""
-        if not self.closed:
+        if self.closed:
+            return
+        try:
             self._target.write(self._carry)
-            self._carry = b""
             self._target.flush()
-        super().close()
+        finally:
+            self._carry = b""
+            super().close()  # once: a reader gone (EPIPE) is not written to again
 
 
 @contextlib.contextmanager
