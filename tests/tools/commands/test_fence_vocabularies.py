@@ -298,6 +298,35 @@ def test_a_wrap_holding_a_key_takes_no_unmarked_terminal_from_its_command(
     assert out[1].startswith(f"{case.prefix}COMPLETED ")
 
 
+@pytest.mark.timeout(120)
+def test_a_nested_wrap_fence_marks_what_its_key_accepted_with_the_outer_key(
+    case: Case, tmp_path: Path
+) -> None:
+    """With --fence, the lines the inner key accepted are marked anew, with the outer key
+    and the vocabulary's prefix; a forged terminal stays unmarked and ends nothing."""
+    outer = SignalKey.parse("0123456789abcdef:" + "ab" * 32)
+    lines = [["mark", case.kind, case.payload], ["raw", f"{case.prefix}COMPLETED"]]
+    adapter = _adapter(lines, 3, prefix=case.prefix)
+    result = _cli(
+        "wrap",
+        "--fence",
+        *case.options,
+        "--",
+        *adapter,
+        cwd=tmp_path,
+        env={**os.environ, KEY_VARIABLE: outer.text()},
+    )
+    assert result.returncode == 3, result.stderr
+    out = result.stdout.decode().splitlines()
+    report = conformance_report(out, vocabulary=case.vocabulary, key=outer)
+    seen = [(s.line, str(s.signal.kind)) for s in report.signals]
+    assert seen == [(1, case.kind), (3, "FAILED")]
+    assert report.signals[0].signal.payload == case.payload
+    assert out[1] == f"{UNAUTHENTICATED_PREFIX}{case.prefix}COMPLETED"
+    assert out[0].startswith(f"{case.prefix}{case.kind} ")
+    assert out[2].startswith(case.prefix)
+
+
 # ---------------------------------------------------------------------------
 # Item 4: a key the adapter prints is in no output
 # ---------------------------------------------------------------------------
