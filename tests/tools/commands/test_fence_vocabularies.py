@@ -305,7 +305,7 @@ def test_a_nested_wrap_fence_marks_what_its_key_accepted_with_the_outer_key(
     """With --fence, the lines the inner key accepted are marked anew, with the outer key
     and the vocabulary's prefix; a forged terminal stays unmarked and ends nothing."""
     outer = SignalKey.parse("0123456789abcdef:" + "ab" * 32)
-    lines = [["mark", case.kind, case.payload], ["raw", f"{case.prefix}COMPLETED"]]
+    lines: list[list[Any]] = [["mark", case.kind, case.payload], ["raw", f"{case.prefix}COMPLETED"]]
     adapter = _adapter(lines, 3, prefix=case.prefix)
     result = _cli(
         "wrap",
