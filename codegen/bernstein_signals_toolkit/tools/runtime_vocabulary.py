@@ -24,7 +24,7 @@ import importlib.util
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -44,6 +44,7 @@ from bernstein_signals_toolkit.toolkit_errors import UsageError, one_line
 if TYPE_CHECKING:
     from _typeshed.importlib import LoaderProtocol
 
+    from bernstein_signals import FenceVerifier, SignalKey, SignalMarker
     from bernstein_signals_toolkit.generator.model import Vocabulary
 
 __all__ = ["MAX_COMPILED", "RuntimeVocabulary", "built_in", "compile_folder", "folder_digest"]
@@ -97,6 +98,8 @@ class RuntimeVocabulary:
     _read: Callable[..., Iterator[SignalRecord | UnknownKindRecord]] = field(repr=False)
     _scanner: Callable[[], SignalScanner] = field(repr=False)
     _model: Callable[[], Vocabulary] = field(repr=False)
+    _fence: Callable[[], ModuleType] = field(repr=False)
+    """The binding's ``fence`` module: its prefix and kinds, loaded only for a fenced run."""
     payload_error: type[ValueError] = field(repr=False)
     """The binding's ``SignalPayloadError``, which :meth:`format_signal` raises."""
     _known: frozenset[str] = field(repr=False)
@@ -148,6 +151,33 @@ class RuntimeVocabulary:
         """The loaded sources (the language server reads helper names and fields from them)."""
         return self._model()
 
+    def fence_verifier(
+        self, key: SignalKey | None, allow_kinds: Iterable[str] | None = None
+    ) -> FenceVerifier:
+        """The ``FenceVerifier`` of this vocabulary's binding, which rebuilds a marked line with
+        its own prefix and knows its own kinds; ValueError for a kind it does not know.
+
+        Every fence the commands set up is this one or :meth:`signal_marker`: the built-in
+        binding's would refuse a fork's every line (another prefix) and its kinds.
+        """
+        fence = self._fence()
+        verifier: FenceVerifier = fence.FenceVerifier(self._own_key(fence, key), allow_kinds)
+        return verifier
+
+    def signal_marker(self, key: SignalKey) -> SignalMarker:
+        """The ``SignalMarker`` of this vocabulary's binding: lines with its prefix."""
+        fence = self._fence()
+        marker: SignalMarker = fence.SignalMarker(self._own_key(fence, key))
+        return marker
+
+    @staticmethod
+    def _own_key(fence: ModuleType, key: SignalKey | None) -> SignalKey | None:
+        """``key`` as the binding's own ``SignalKey`` (each binding checks for its class)."""
+        if key is None or isinstance(key, fence.SignalKey):
+            return key
+        own: SignalKey = fence.SignalKey.parse(key.text())
+        return own
+
     def kind(self, name: str, *, option: str = "") -> str:
         """A kind given on the command line, in any case; an unknown one is a usage error."""
         if self.knows(name.upper()):
@@ -159,7 +189,12 @@ class RuntimeVocabulary:
 
 
 def _from_modules(
-    modules: dict[str, ModuleType], *, origin: str, digest: str, model: Callable[[], Vocabulary]
+    modules: dict[str, ModuleType],
+    *,
+    origin: str,
+    digest: str,
+    model: Callable[[], Vocabulary],
+    fence: Callable[[], ModuleType],
 ) -> RuntimeVocabulary:
     kinds = modules["kinds"]
     names = tuple(sorted(kind.value for kind in kinds.SignalKind))
@@ -176,6 +211,7 @@ def _from_modules(
         _read=modules["readers"].read_signals,
         _scanner=modules["readers"].SignalScanner,
         _model=model,
+        _fence=fence,
         payload_error=modules["formatting"].SignalPayloadError,
         _known=frozenset(names),
         _role_fields=dict(modules["fields"].ROLE_FIELDS),
@@ -199,7 +235,14 @@ def _packaged_model() -> Vocabulary:
 def built_in() -> RuntimeVocabulary:
     """The vocabulary of the generated binding this toolkit ships: the default of every command."""
     modules = {name: importlib.import_module(f"bernstein_signals.{name}") for name in _NEEDED}
-    return _from_modules(modules, origin="built-in", digest="built-in", model=_packaged_model)
+    return _from_modules(
+        modules, origin="built-in", digest="built-in", model=_packaged_model, fence=_built_in_fence
+    )
+
+
+def _built_in_fence() -> ModuleType:
+    """The built-in binding's fence, imported on first use: an unfenced run never loads it."""
+    return importlib.import_module("bernstein_signals.fence")
 
 
 # ---------------------------------------------------------------------------
@@ -319,6 +362,8 @@ def compile_folder(folder: Path | str) -> RuntimeVocabulary:
         _FINDER.sources.update({f"{package}.{name}": text for name, text in sources.items()})
         try:
             modules = {name: importlib.import_module(f"{package}.{name}") for name in _NEEDED}
+            # Loaded now: a package dropped from the cache (_forget) could not import it later.
+            fence = importlib.import_module(f"{package}.fence")
         except Exception as exc:  # an emitter's bug: still one line, never a traceback
             _forget(package)
             raise UsageError(
@@ -326,7 +371,11 @@ def compile_folder(folder: Path | str) -> RuntimeVocabulary:
                 f" ({type(exc).__name__}: {exc})"
             ) from None
         compiled = _from_modules(
-            modules, origin=str(folder), digest=digest, model=lambda: vocabulary
+            modules,
+            origin=str(folder),
+            digest=digest,
+            model=lambda: vocabulary,
+            fence=lambda: fence,
         )
         _COMPILED[digest] = compiled
         while len(_COMPILED) > MAX_COMPILED:  # oldest first: an editor saving a folder often

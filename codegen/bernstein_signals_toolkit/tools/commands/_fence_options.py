@@ -86,13 +86,11 @@ def allow_kinds_of(
             f"--allow-kinds: unknown kind(s) {shown} ({vocabulary.describe()} knows"
             f" {', '.join(vocabulary.kinds)})"
         )
-    from bernstein_signals import FenceVerifier
-
     try:
-        FenceVerifier(None, names)  # the binding's fence judges by its own kinds
+        vocabulary.fence_verifier(None, names)  # the vocabulary's own fence judges its kinds
     except ValueError as exc:
         raise UsageError(
-            f"--allow-kinds: the fence of the built-in binding refuses it: {exc}"
+            f"--allow-kinds: the fence of {vocabulary.describe()} refuses it: {exc}"
         ) from None
     return frozenset(names)
 

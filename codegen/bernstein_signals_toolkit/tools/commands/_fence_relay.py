@@ -14,8 +14,8 @@ them, so the rule is about the prefix, not about what one reader would take:
   stderr (BS601, or the fence's BS602/BS603). No piece of the output after any
   line break then starts, after any blanks, with the prefix: the marker is
   glued to it, and it holds no break and no blank-only start;
-- a line holding the run's secret (alone or in the key text) gets it masked
-  (and a diagnostic): the command leaked its key
+- a line holding the run's secret (alone or in the key text, in any case) gets
+  it masked (:mod:`..key_mask`, and a diagnostic): the command leaked its key
   (``wrap --fence -- sh -c 'echo $(cat <&3)'``);
 - every other byte passes as it came, at once, except a tail that may still
   become the prefix or the key (held until the next chunk tells) and a line
@@ -35,24 +35,12 @@ from bernstein_signals import FenceVerifier, SignalMarker, StreamSignal
 from bernstein_signals.fence_rules import UNAUTHENTICATED_PREFIX, UNAUTHENTICATED_SIGNAL
 from bernstein_signals.scanning import strip_terminator
 
+from ..key_mask import KEY_LEAKED, KEY_MASK, KeyMask, partial_tail
 from ..runtime_vocabulary import RuntimeVocabulary
 
-__all__ = ["KEY_MASK", "FencedRelay"]
+__all__ = ["FencedRelay"]
 
 _REFUSED = UNAUTHENTICATED_PREFIX.encode("utf-8")
-KEY_MASK = b"[key withheld]"
-"""What a leaked key text is relayed as."""
-
-
-def _partial_tail(data: bytes | bytearray, needle: bytes) -> int:
-    """Length of the longest end of ``data`` that is a start (not all) of ``needle``."""
-    first = needle[:1]
-    start = data.find(first, max(0, len(data) - len(needle) + 1))
-    while start >= 0:
-        if needle.startswith(data[start:]):
-            return len(data) - start
-        start = data.find(first, start + 1)
-    return 0
 
 
 class FencedRelay:
@@ -75,9 +63,7 @@ class FencedRelay:
         self._verifier = verifier
         self._vocabulary = vocabulary
         self._prefix = vocabulary.prefix.encode("utf-8")
-        # The secret is what must not leak (the run nonce is no secret): masking it covers
-        # the whole key text and the secret printed alone.
-        self._key = None if key_text is None else key_text.partition(":")[2].encode("ascii")
+        self._key = None if key_text is None else KeyMask(key_text)
         self._max = max_line_bytes
         self._warn = warn
         self._held = bytearray()
@@ -154,8 +140,8 @@ class FencedRelay:
     def _judge(self, out: bytearray) -> None:
         data = bytes(self._held)
         body = strip_terminator(data)
-        if self._key is not None and self._key in body:
-            self._refuse(out, UNAUTHENTICATED_SIGNAL, "a line holding the run's key")
+        if self._key is not None and self._key.holds(body):
+            self._refuse(out, UNAUTHENTICATED_SIGNAL, KEY_LEAKED)
             self._stream(out, b"", ended=True)
             return
         try:
@@ -228,17 +214,18 @@ class FencedRelay:
         data = self._carry + piece
         self._carry.clear()
         prefix, key = self._prefix, self._key
+        folded = b"" if key is None else key.fold(data)
         position = 0
         while True:
             at = data.find(prefix, position)
-            leak = -1 if key is None else data.find(key, position)
+            leak = -1 if key is None else key.find(folded, position)
             if leak >= 0 and (at < 0 or leak < at):
                 out += data[position:leak]
                 out += KEY_MASK
-                position = leak + len(cast(bytes, key))
+                position = leak + len(cast(KeyMask, key))
                 if not self._warned:
                     self.leaked += 1
-                self._report(UNAUTHENTICATED_SIGNAL, "a line holding the run's key (masked)")
+                self._report(UNAUTHENTICATED_SIGNAL, f"{KEY_LEAKED} (masked)")
                 continue
             if at < 0:
                 break
@@ -254,8 +241,8 @@ class FencedRelay:
         keep = 0
         if not ended:
             rest = data[position:]
-            keep = _partial_tail(rest, prefix)
+            keep = partial_tail(rest, prefix)
             if key is not None:
-                keep = max(keep, _partial_tail(rest, key))
+                keep = max(keep, key.partial(rest))
         out += data[position : len(data) - keep]
         self._carry += data[len(data) - keep :]

@@ -45,6 +45,8 @@ forged QUESTION is not answered and a forged terminal does not end the run.
 ``--native`` with ``--fence`` is refused: a native CLI marks nothing. conform
 holding a key is not dumpable, and a key the adapter left in its pipe by its
 first output is drained with a warning on stderr (its agent must not inherit it).
+A signal line holding the key is BS601 and checked no further, and the key is
+masked in all conform writes (:mod:`..key_mask`): an adapter may print it.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from bernstein_signals._fence_key import protect_process
 from bernstein_signals._native_claude import ClaudeStreamJsonParser
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
+from ..key_mask import KeyMask, masked
 from ..validate import formats
 from ..validate.output import SPOOL_BYTES
 from . import _arguments
@@ -329,10 +332,12 @@ def run(args: argparse.Namespace) -> int:
         report = adapter.report(returncode, "" if plan is None else plan.why)
         output.done(name, report)
         sys.stdout.flush()
-        if spool is not None:
-            spool.seek(0)
-            shutil.copyfileobj(spool, sys.stdout.buffer)
-        output.write(sys.stdout.buffer)
+        # An adapter may print its key, and the report quotes what it printed.
+        with masked(sys.stdout.buffer, KeyMask.of(key)) as out:
+            if spool is not None:
+                spool.seek(0)
+                shutil.copyfileobj(spool, out)
+            output.write(out)
         sys.stdout.buffer.flush()
     if adapter.timed_out:
         outcome = "killed after the timeout"

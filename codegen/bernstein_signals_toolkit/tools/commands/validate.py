@@ -9,6 +9,7 @@ import sys
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
+from ..key_mask import KeyMask, masked
 from ..validate import formats
 from ..validate.check_options import LENIENT_WITH_FENCE
 from ..validate.codes import CODES, Severity, lookup, select_codes
@@ -112,8 +113,9 @@ def explain(selector: str) -> str:
     return "\n".join(lines)
 
 
-def _read_all(args: argparse.Namespace, enabled: frozenset[str], output: Output) -> None:
-    """Check every input, findings streaming into ``output``; nothing is printed yet."""
+def _read_all(args: argparse.Namespace, enabled: frozenset[str], output: Output) -> KeyMask | None:
+    """Check every input, findings streaming into ``output``; nothing is printed yet. The
+    mask of ``--key-file``'s key, which the output must not show."""
     paths: list[str] = args.paths or ["-"]
     if paths.count("-") > 1:
         raise UsageError("stdin (-) can be read only once")
@@ -149,6 +151,7 @@ def _read_all(args: argparse.Namespace, enabled: frozenset[str], output: Output)
             except OSError as exc:
                 raise UsageError(f"{name}: read error: {exc.strerror or exc}") from None
         output.done(path, report)
+    return KeyMask.of(key)
 
 
 def _use_color(choice: str) -> bool:
@@ -176,9 +179,10 @@ def run(args: argparse.Namespace) -> int:
 
     color = args.format == "text" and _use_color(args.color)
     with output_for(args.format, color=color) as output:
-        _read_all(args, enabled, output)
+        mask = _read_all(args, enabled, output)
         sys.stdout.flush()
-        output.write(sys.stdout.buffer)
+        with masked(sys.stdout.buffer, mask) as out:  # the run may have printed its key
+            output.write(out)
         sys.stdout.buffer.flush()
     reports = output.reports
     if args.format == "text":

@@ -24,15 +24,17 @@ With ``--fence`` the command gets a fresh key on a socket
 the signal without its mark; in any other line each signal prefix gets
 ``[unauthenticated] `` glued before it (so no reader downstream, however it
 splits lines or strips blanks, takes it) and the line one diagnostic on stderr;
-the key's text is masked; only accepted terminals count, so a run whose only
-COMPLETED is forged ends with wrap's own terminal. A key the command left in
-its socket by its first output is drained (warning), and wrap holding a key is
-not dumpable. ``--allow-kinds`` refuses other kinds the same way (BS603), with
-or without ``--fence``, and must allow COMPLETED and FAILED, which wrap
-appends; ``--native`` with ``--fence`` is refused (a native CLI marks nothing).
-wrap inside a fenced run (the binding took a key at import) marks its own
-terminal, and with ``--fence`` the signals its key accepted, with that key;
-nothing else it relays is vouched for.
+the key's text is masked, in either case (:mod:`..key_mask`); only accepted
+terminals count, so a run whose only COMPLETED is forged ends with wrap's own
+terminal. A key the command left in its socket by its first output is drained
+(warning), and wrap holding a key is not dumpable. ``--allow-kinds`` refuses
+other kinds the same way (BS603), with or without ``--fence``, and must allow
+COMPLETED and FAILED, which wrap appends; ``--native`` with ``--fence`` is
+refused (a native CLI marks nothing). wrap inside a fenced run (the binding
+took a key at import) marks its own terminal, and with ``--fence`` the signals
+its key accepted, with that key; nothing else it relays is vouched for, so
+without ``--fence`` a terminal the command printed counts as absent and wrap
+always writes its own, marked.
 """
 
 from __future__ import annotations
@@ -142,12 +144,15 @@ def _relay(
     vocabulary: RuntimeVocabulary,
     native: NativeStream | None,
     fenced: FencedRelay | None,
+    *,
+    counted: bool,
 ) -> tuple[bool, bytes]:
     """Copy the command's stdout (mapped, with ``native``; filtered, with ``fenced``) to
-    ours; whether it emitted a terminal (one the fence accepted), and its last byte."""
+    ours; whether it emitted a terminal (one the fence accepted; never, unless ``counted``),
+    and its last byte."""
     assert process.stdout is not None
     source, target = process.stdout.fileno(), sys.stdout.fileno()
-    scanner = vocabulary.signal_scanner()
+    scanner = vocabulary.signal_scanner() if counted and fenced is None else None
     terminal, last = False, b"\n"
     while True:
         chunk = b"" if group.select([source], []) is None else os.read(source, PIPE_READ_BYTES)
@@ -161,15 +166,27 @@ def _relay(
         if chunk:
             write_all(target, chunk)
             last = chunk[-1:]
-            if not terminal and fenced is None:
+            if not terminal and scanner is not None:
                 terminal = any(record.signal.is_terminal for record in scanner.feed(chunk))
         if ended:
             break
+    if not counted:
+        return False, last
     if fenced is not None:
         return fenced.terminal, last
-    if not terminal:
+    if not terminal and scanner is not None:
         terminal = any(record.signal.is_terminal for record in scanner.close())
     return terminal, last
+
+
+def _counted(marker: SignalMarker | None, key: SignalKey | None) -> bool:
+    """Whether a terminal the command printed can end the run, so that wrap writes none.
+
+    Only one the reader downstream takes can: holding the key of the fenced run it is
+    part of, wrap relays marked only what its own key accepted (``--fence``), so without
+    one every terminal the command printed is unmarked and counts as absent there.
+    """
+    return marker is None or key is not None
 
 
 def _warn(line: str) -> None:
@@ -184,19 +201,19 @@ def _fence(
     vocabulary: RuntimeVocabulary,
 ) -> tuple[SignalMarker | None, SignalKey | None, FencedRelay | None]:
     """The outer key's marker, this run's key (``--fence``) and the relay that checks lines."""
-    from bernstein_signals import FenceVerifier, SignalKey, SignalMarker
+    from bernstein_signals import SignalKey
     from bernstein_signals._fence_key import protect_process
 
     from ._fence_relay import FencedRelay
 
-    marker = None if outer is None else SignalMarker(outer)
+    marker = None if outer is None else vocabulary.signal_marker(outer)
     key = SignalKey.generate() if fence else None
     if key is not None:
         protect_process()  # no process of the user reads the key from our memory
     if key is None and allow_kinds is None:
         return marker, key, None
     relay = FencedRelay(
-        FenceVerifier(key, allow_kinds),
+        vocabulary.fence_verifier(key, allow_kinds),
         vocabulary,
         DEFAULT_MAX_LINE_BYTES,
         _warn,
@@ -233,7 +250,9 @@ def run(args: argparse.Namespace) -> int:
     group = ProcessGroup(command, key=key, stdout=subprocess.PIPE)
     with group as process:
         try:
-            terminal, last = _relay(group, process, vocabulary, native, fenced)
+            terminal, last = _relay(
+                group, process, vocabulary, native, fenced, counted=_counted(marker, key)
+            )
         except BrokenPipeError:
             # Our reader went away: close the pipe so that the command gets SIGPIPE too.
             assert process.stdout is not None

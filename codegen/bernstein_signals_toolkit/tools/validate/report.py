@@ -22,6 +22,7 @@ from bernstein_signals.scanning import (
     strip_terminator,
 )
 
+from ..key_mask import KEY_LEAKED, KeyMask
 from ..runtime_vocabulary import RuntimeVocabulary, built_in
 from .check_options import CheckOptions, check_options
 from .codes import CODES, Severity
@@ -89,9 +90,10 @@ class StreamChecker:
         self._fence: FenceVerifier | None = None
         """With a key or an allow-list: the stage every parsed signal passes before it counts."""
         if options.key is not None or options.allow_kinds is not None:
-            from bernstein_signals import FenceVerifier  # loads the fence: only when fenced
-
-            self._fence = FenceVerifier(options.key, options.allow_kinds)
+            # The vocabulary's own fence (its prefix, its kinds), loaded only when fenced.
+            self._fence = self.vocabulary.fence_verifier(options.key, options.allow_kinds)
+        self._mask = KeyMask.of(options.key)
+        """With a key: a line holding it is refused before any check can quote it."""
 
     def _add(self, diagnostic: Diagnostic) -> None:
         if diagnostic.code not in self.enabled:
@@ -138,6 +140,12 @@ class StreamChecker:
 
     def feed_text(self, line_no: int, text: str) -> None:
         """One line (terminator removed) that may hold a signal."""
+        if self._mask is not None and self._mask.holds(text):
+            # The adapter printed its key: the line is no signal, whatever its mark (as
+            # wrap --fence rules), and no check runs that would quote it in a suggestion.
+            message = f"{KEY_LEAKED}, masked in every output (plain output under the fence)"
+            self._simple(UNAUTHENTICATED_SIGNAL, line_no, len(text), message)
+            return
         signal, diagnostics = self._lines.check(text, line_no)
         for diagnostic in diagnostics:
             self._add(diagnostic)
