@@ -24,7 +24,7 @@ import importlib.util
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -44,6 +44,7 @@ from bernstein_signals_toolkit.toolkit_errors import UsageError, one_line
 if TYPE_CHECKING:
     from _typeshed.importlib import LoaderProtocol
 
+    from bernstein_signals import FenceVerifier, SignalKey
     from bernstein_signals_toolkit.generator.model import Vocabulary
 
 __all__ = ["MAX_COMPILED", "RuntimeVocabulary", "built_in", "compile_folder", "folder_digest"]
@@ -97,6 +98,8 @@ class RuntimeVocabulary:
     _read: Callable[..., Iterator[SignalRecord | UnknownKindRecord]] = field(repr=False)
     _scanner: Callable[[], SignalScanner] = field(repr=False)
     _model: Callable[[], Vocabulary] = field(repr=False)
+    _fence: Callable[[], ModuleType] = field(repr=False)
+    """The binding's fence module, loaded on first use (only a fenced command pays for it)."""
     payload_error: type[ValueError] = field(repr=False)
     """The binding's ``SignalPayloadError``, which :meth:`format_signal` raises."""
     _known: frozenset[str] = field(repr=False)
@@ -144,6 +147,17 @@ class RuntimeVocabulary:
         """A fresh ``SignalScanner`` of this vocabulary (``feed``/``close`` give records)."""
         return self._scanner()
 
+    def fence_verifier(
+        self, key: SignalKey | None, allow_kinds: Iterable[str] | None = None
+    ) -> FenceVerifier:
+        """A fresh ``FenceVerifier`` of this vocabulary's binding: its ``check(line)`` reads
+        the line with this vocabulary's prefix and kinds, the one public verdict a line gets."""
+        fence = self._fence()
+        if key is not None and not isinstance(key, fence.SignalKey):
+            key = fence.SignalKey.parse(key.text())  # the built-in key, as the compiled class
+        verifier: FenceVerifier = fence.FenceVerifier(key, allow_kinds)
+        return verifier
+
     def model(self) -> Vocabulary:
         """The loaded sources (the language server reads helper names and fields from them)."""
         return self._model()
@@ -159,7 +173,12 @@ class RuntimeVocabulary:
 
 
 def _from_modules(
-    modules: dict[str, ModuleType], *, origin: str, digest: str, model: Callable[[], Vocabulary]
+    modules: dict[str, ModuleType],
+    *,
+    origin: str,
+    digest: str,
+    model: Callable[[], Vocabulary],
+    package: str,
 ) -> RuntimeVocabulary:
     kinds = modules["kinds"]
     names = tuple(sorted(kind.value for kind in kinds.SignalKind))
@@ -176,6 +195,7 @@ def _from_modules(
         _read=modules["readers"].read_signals,
         _scanner=modules["readers"].SignalScanner,
         _model=model,
+        _fence=cache(lambda: _import_locked(f"{package}.fence")),
         payload_error=modules["formatting"].SignalPayloadError,
         _known=frozenset(names),
         _role_fields=dict(modules["fields"].ROLE_FIELDS),
@@ -183,6 +203,13 @@ def _from_modules(
 
 
 _NEEDED = ("kinds", "fields", "parsing", "validators", "formatting", "readers")
+
+
+def _import_locked(name: str) -> ModuleType:
+    """A module of the built-in or a compiled binding, imported while no compile changes the
+    finder's sources."""
+    with _LOCK:
+        return importlib.import_module(name)
 
 
 @cache
@@ -199,7 +226,13 @@ def _packaged_model() -> Vocabulary:
 def built_in() -> RuntimeVocabulary:
     """The vocabulary of the generated binding this toolkit ships: the default of every command."""
     modules = {name: importlib.import_module(f"bernstein_signals.{name}") for name in _NEEDED}
-    return _from_modules(modules, origin="built-in", digest="built-in", model=_packaged_model)
+    return _from_modules(
+        modules,
+        origin="built-in",
+        digest="built-in",
+        model=_packaged_model,
+        package="bernstein_signals",
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -326,7 +359,7 @@ def compile_folder(folder: Path | str) -> RuntimeVocabulary:
                 f" ({type(exc).__name__}: {exc})"
             ) from None
         compiled = _from_modules(
-            modules, origin=str(folder), digest=digest, model=lambda: vocabulary
+            modules, origin=str(folder), digest=digest, model=lambda: vocabulary, package=package
         )
         _COMPILED[digest] = compiled
         while len(_COMPILED) > MAX_COMPILED:  # oldest first: an editor saving a folder often

@@ -183,7 +183,7 @@ def _fence(
     vocabulary: RuntimeVocabulary,
 ) -> tuple[SignalMarker | None, SignalKey | None, FencedRelay | None]:
     """The outer key's marker, this run's key (``--fence``) and the relay that checks lines."""
-    from bernstein_signals import FenceVerifier, SignalKey, SignalMarker
+    from bernstein_signals import SignalKey, SignalMarker
     from bernstein_signals._fence_key import protect_process
 
     from ._fence_relay import FencedRelay
@@ -195,7 +195,7 @@ def _fence(
     if key is None and allow_kinds is None:
         return marker, key, None
     relay = FencedRelay(
-        FenceVerifier(key, allow_kinds),
+        vocabulary.fence_verifier(key, allow_kinds),
         vocabulary,
         DEFAULT_MAX_LINE_BYTES,
         _warn,
