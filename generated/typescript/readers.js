@@ -3,7 +3,8 @@
 // Part of the binding generated from schema/*.schema.json, schema/vocabulary.json, grammar/signal.lark (bernstein-stream-signals 1.1.1).
 /**
  * Reading the signals of an adapter's stdout: any async iterable of bytes (a Node
- * Readable, a fetch body, a Deno or Bun stream), or strings, which are read as UTF-8.
+ * Readable, a fetch body, a Deno or Bun stream), or strings, which are read as UTF-8
+ * (a surrogate pair split between two string chunks is still one character).
  *
  * Lines are found with the native indexOf of Uint8Array; a line that does not
  * start with the prefix is dropped as soon as that is known, so memory is
@@ -52,6 +53,7 @@ export class SignalScanner {
     this._pieces = []; // the start of an unfinished line that may still be a signal
     this._length = 0; // its bytes so far
     this._skipping = false; // the unfinished line is known to be no signal
+    this._high = ""; // a string chunk's last code unit when it was a high surrogate
     const fenced = options.key != null || options.allowKinds != null;
     const rejected = options.onRejected ?? null;
     if (fenced && options.unknownKinds === true) {
@@ -73,11 +75,40 @@ export class SignalScanner {
   }
 
   feed(chunk) {
-    const bytes = typeof chunk === "string" ? ENCODER.encode(chunk) : chunk;
-    if (!(bytes instanceof Uint8Array)) {
+    if (typeof chunk !== "string" && !(chunk instanceof Uint8Array)) {
       throw new TypeError("a chunk is bytes (a Uint8Array) or a string");
     }
     const records = [];
+    if (typeof chunk === "string") {
+      this._scan(this._encoded(chunk), records);
+    } else {
+      if (this._high !== "") this._scan(this._released(), records);
+      this._scan(chunk, records);
+    }
+    return records;
+  }
+
+  /**
+   * A string chunk as UTF-8, after the high surrogate the last one ended with; a high
+   * surrogate it ends with is held back, since the next chunk may hold its low half (as a
+   * byte chunk's unfinished UTF-8 sequence waits for the next).
+   */
+  _encoded(chunk) {
+    let text = this._high + chunk;
+    const last = text.charCodeAt(text.length - 1);
+    this._high = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
+    if (this._high !== "") text = text.slice(0, -1);
+    return ENCODER.encode(text);
+  }
+
+  /** The held high surrogate when no low half can follow: alone, TextEncoder's U+FFFD. */
+  _released() {
+    const held = this._high;
+    this._high = "";
+    return ENCODER.encode(held);
+  }
+
+  _scan(bytes, records) {
     let at = 0;
     while (at < bytes.length) {
       const newline = bytes.indexOf(NEWLINE, at);
@@ -102,12 +133,12 @@ export class SignalScanner {
       this._drop();
       at = newline + 1;
     }
-    return records;
   }
 
   /** The record of a final line without "\n", if it is a signal; the scanner is then done. */
   close() {
     const records = [];
+    if (this._high !== "") this._scan(this._released(), records);
     if (this._length > 0 && !this._skipping) {
       this._line(this._joined(), records);
       this._lineNo += 1;

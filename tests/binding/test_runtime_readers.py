@@ -10,7 +10,7 @@ import sys
 import tracemalloc
 from collections.abc import Sequence
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bernstein_signals import (
@@ -297,3 +297,78 @@ def test_unknown_kind_records() -> None:
     assert type(second) is SignalRecord
     assert second.signal.kind is SignalKind.COMPLETED
     assert [r.line_no for r in read_signals(io.BytesIO(data))] == [3]
+
+
+class _TextChunks:
+    """A text stream whose reads return the given str chunks in turn."""
+
+    def __init__(self, chunks: Sequence[str]) -> None:
+        self._chunks = list(chunks)
+
+    def read(self, size: int = -1) -> str:
+        return self._chunks.pop(0) if self._chunks else ""
+
+
+def _code_point_bytes(text: str) -> bytes:
+    """The bytes each code point stands for on its own: U+DC80-U+DCFF the byte a
+    ``surrogateescape`` decoder made it from, any other surrogate its invalid UTF-8."""
+    return b"".join(
+        bytes([ord(char) - 0xDC00])
+        if "\udc80" <= char <= "\udcff"
+        else char.encode("utf-8", "surrogatepass")
+        for char in text
+    )
+
+
+_TEXT_CHARS = st.sampled_from(
+    [
+        "a",
+        "é",
+        "\U0001f600",
+        "\udcc3",  # with \udca9: the two bytes of "é" a surrogateescape decoder stood in for
+        "\udca9",
+        "\udcff",
+        "\ud83d",  # surrogates surrogateescape stands for no byte with
+        "\ude00",
+        "\udc7f",
+    ]
+)
+_TEXT_LINES = st.tuples(
+    st.sampled_from(['BERNSTEIN:BLOCKED {"reason":"{}"}', "plain {}"]),
+    st.lists(_TEXT_CHARS, max_size=6).map("".join),
+    st.sampled_from(["\n", "\r\n", ""]),
+).map(lambda shape: shape[0].replace("{}", shape[1]) + shape[2])
+
+
+@settings(max_examples=300)
+@given(
+    lines=st.lists(_TEXT_LINES, max_size=6),
+    cuts=st.lists(st.integers(min_value=0, max_value=200), max_size=6),
+)
+@example(lines=['BERNSTEIN:BLOCKED {"reason":"\udcc3\udca9"}\n', "plain \ud83d\n"], cuts=[])
+@example(lines=['BERNSTEIN:BLOCKED {"reason":"\udcc3\udca9"}\n', "plain \ud83d\n"], cuts=[40])
+def test_a_text_streams_chunks_change_no_record(lines: list[str], cuts: list[int]) -> None:
+    """Issue 23 item 9, the Python side: a str chunk is encoded code point by code point,
+    so where a text stream cuts its chunks changes no record. A lone surrogate that
+    stands for no byte used to make the whole chunk ``surrogatepass``, turning a line's
+    U+DC80-U+DCFF elsewhere in that chunk from their bytes into invalid UTF-8."""
+    text = "".join(lines)
+    expected = _whole_lines(_code_point_bytes(text), 1 << 20)
+    bounds = sorted({0, len(text), *(cut for cut in cuts if cut < len(text))})
+    chunks = [text[a:b] for a, b in itertools.pairwise(bounds)]
+    assert list(read_signals(_TextChunks([text]))) == expected
+    assert list(read_signals(_TextChunks(chunks))) == expected
+    scanner = SignalScanner()
+    pushed = [record for chunk in chunks for record in scanner.feed(chunk)]
+    assert pushed + scanner.close() == expected
+    one_by_one = SignalScanner()
+    fed = [record for char in text for record in one_by_one.feed(char)]
+    assert fed + one_by_one.close() == expected
+
+
+def test_a_lone_surrogate_elsewhere_in_the_chunk_leaves_a_line_its_bytes() -> None:
+    line = 'BERNSTEIN:BLOCKED {"reason":"\udcc3\udca9"}'
+    (record,) = read_signals(_TextChunks([f"{line}\nplain \ud83d\n"]))
+    assert (record.line_no, record.signal.payload) == (1, {"reason": "é"})
+    in_the_line = 'BERNSTEIN:BLOCKED {"reason":"\udcc3\udca9\ud83d"}\n'  # invalid UTF-8 there
+    assert list(read_signals(_TextChunks([in_the_line]))) == []

@@ -56,6 +56,91 @@ async function timing(request) {
   return { code: verdict.code, problem: verdict.problem };
 }
 
+/** What a reader made of a line: [lineNo, code, problem, seq, kind, payload, rawLine]. */
+function itemOut(lineNo, verdict) {
+  const { code, problem, seq, kind, payload, rawLine } = verdictOut(verdict);
+  return [lineNo, code, problem, kind === null ? seq : null, kind, payload, rawLine];
+}
+
+/** The fence options of a request (none: an unfenced read), the rejections collected into `items`. */
+function readOptions(request, items) {
+  if (request.key === null && request.allowKinds === null) return {};
+  const key = request.key === null ? null : binding.SignalKey.parse(request.key);
+  return { key, allowKinds: request.allowKinds, onRejected: (verdict) => items.push(itemOut(verdict.lineNo, verdict)) };
+}
+
+/** Records and rejections by line: a chunk's rejections come during feed, its records after. */
+function inLineOrder(items) {
+  return items.sort((left, right) => left[0] - right[0]);
+}
+
+function recordOut(items, record) {
+  items.push(itemOut(record.lineNo, { signal: record.signal, code: null, problem: null, seq: null }));
+}
+
+/** Every public verdict path on the same lines, each with a fresh verifier: check, SignalScanner, readSignals. */
+async function paths(request) {
+  const lines = request.lines.map((hex) => Buffer.from(hex, "hex"));
+  const key = request.key === null ? null : binding.SignalKey.parse(request.key);
+  const verifier = new binding.FenceVerifier(key, { allowKinds: request.allowKinds });
+  const check = [];
+  lines.forEach((line, index) => {
+    const verdict = verifier.check(line);
+    if (verdict.signal !== null || verdict.code !== null) check.push(itemOut(index + 1, verdict));
+  });
+  const scanner = [];
+  const scanning = new binding.SignalScanner(readOptions(request, scanner));
+  for (const line of lines) for (const record of scanning.feed(line)) recordOut(scanner, record);
+  for (const record of scanning.close()) recordOut(scanner, record);
+  const read = [];
+  for await (const record of binding.readSignals([Buffer.concat(lines)], readOptions(request, read))) recordOut(read, record);
+  return { check, scanner: inLineOrder(scanner), read: inLineOrder(read) };
+}
+
+/** The records and rejections of reading `chunks` (strings or byte arrays) with readSignals or a SignalScanner. */
+async function readOf(request, chunks, how) {
+  const items = [];
+  if (how === "scanner") {
+    const scanner = new binding.SignalScanner(readOptions(request, items));
+    for (const chunk of chunks) for (const record of scanner.feed(chunk)) recordOut(items, record);
+    for (const record of scanner.close()) recordOut(items, record);
+  } else {
+    for await (const record of binding.readSignals(chunks, readOptions(request, items))) recordOut(items, record);
+  }
+  return inLineOrder(items);
+}
+
+/**
+ * `text` read as one string chunk, as its UTF-8 bytes, and split into string chunks: at
+ * every code unit (two chunks), at each of `cuts` at once, and one code unit per chunk,
+ * by readSignals and by a SignalScanner. The splits whose reading differs come back.
+ */
+async function split(request) {
+  const { text } = request;
+  const whole = await readOf(request, [text], "read");
+  const bytes = await readOf(request, [new TextEncoder().encode(text)], "read");
+  const splits = [];
+  for (let index = 0; index <= text.length; index++) splits.push([index]);
+  splits.push(request.cuts, Array.from({ length: text.length }, (_, index) => index));
+  const differing = [];
+  for (const cuts of splits) {
+    const points = [...new Set(cuts)].filter((cut) => cut >= 0 && cut <= text.length).sort((a, b) => a - b);
+    const chunks = [];
+    let from = 0;
+    for (const cut of points) {
+      chunks.push(text.slice(from, cut));
+      from = cut;
+    }
+    chunks.push(text.slice(from));
+    for (const how of ["read", "scanner"]) {
+      const items = await readOf(request, chunks, how);
+      if (JSON.stringify(items) !== JSON.stringify(whole)) differing.push({ how, cuts: points, items });
+      if (differing.length >= 3) return { whole, bytes, differing };
+    }
+  }
+  return { whole, bytes, differing };
+}
+
 function answer(request) {
   switch (request.op) {
     case "mark": {
@@ -76,6 +161,18 @@ function answer(request) {
     }
     case "time":
       return timing(request);
+    case "paths":
+      return paths(request);
+    case "api": {
+      const names = Object.getOwnPropertyNames(binding.FenceVerifier.prototype);
+      const methods = names.filter((name) => {
+        const found = Object.getOwnPropertyDescriptor(binding.FenceVerifier.prototype, name);
+        return name !== "constructor" && !name.startsWith("_") && typeof found.value === "function";
+      });
+      return { methods };
+    }
+    case "split":
+      return split(request);
     case "rules":
       return import(join(FOLDER, "fence_rules.js")).then((rules) => ({ rules: { ...rules } }));
     default:

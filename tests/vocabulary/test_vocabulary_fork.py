@@ -325,3 +325,36 @@ def test_parse_includes_unknown_kinds_on_request(fork: Path, tmp_path: Path) -> 
         assert [json.loads(line)["kind"] for line in skipped] == [
             kind for kind, unknown in expected if not unknown
         ]
+
+
+def _marked(key: bs.SignalKey, seq: int, kind: str, payload: str) -> str:
+    """A line marked by hand (the MAC over the canonical payload text), as a fork's binding
+    writes it: the built-in marker refuses a kind it does not know."""
+    mac = key.mac(str(seq), kind, payload)
+    member = f'"_sig":"{key.run}.{seq}.{mac}"'
+    return f"BERNSTEIN:{kind} {{{member}{',' + payload[1:] if payload else '}'}"
+
+
+def test_a_fork_fences_lines_by_its_own_kinds(fork: Path) -> None:
+    """Issue 23 item 6: the toolkit's fence judges each line with check(), and a fork's
+    check is the fork's: a PROGRESS line its adapter marked counts under the key, where
+    the built-in fence sees no signal at all."""
+    vocabulary = compile_folder(fork)
+    key = bs.SignalKey.generate()
+    progress = _marked(key, 1, "PROGRESS", '{"percent":40}')
+    completed = _marked(key, 2, "COMPLETED", "")
+    assert vocabulary.fence_verifier(key).check(progress).signal is not None
+    assert built_in().fence_verifier(key).check(progress) == (None, None, None, None, None)
+    report = conformance_report(
+        [progress, f"  {completed}", completed, GOOD], vocabulary=vocabulary, key=key
+    )
+    assert [(seen.line, seen.signal.kind) for seen in report.signals] == [
+        (1, "PROGRESS"),
+        (3, "COMPLETED"),
+    ]
+    refused = [(d.line, d.code) for d in report.diagnostics if d.code.startswith("BS6")]
+    assert refused == [(4, "BS601")]  # the padded line 2 is no signal line: never fenced
+    only = conformance_report(
+        [progress, completed], vocabulary=vocabulary, allow_kinds=["COMPLETED"]
+    )
+    assert [(d.line, d.code) for d in only.diagnostics] == [(1, "BS603")]

@@ -297,18 +297,28 @@ def read_chunks(stream: Readable, size: int = READ_CHUNK_BYTES) -> Iterator[byte
         yield chunk if type(chunk) is bytes else _chunk_bytes(chunk)
 
 
+_UNESCAPED_SURROGATES: Final = re.compile("([\ud800-\udc7f\udd00-\udfff]+)")
+"""Lone surrogates that ``surrogateescape`` does not stand for a byte with (U+DC80-U+DCFF)."""
+
+
 def _chunk_bytes(chunk: object) -> bytes:
     """A chunk a text stream (or a buffer) returned, as the bytes a binary stream would give.
 
-    ``surrogateescape`` gives back the bytes a file opened with
-    ``errors="surrogateescape"`` stood in for; any other lone surrogate stays
-    invalid UTF-8, so its line is plain output, as a binary stream's would be.
+    Each code point has its own bytes, whatever else the chunk holds, so where the
+    stream cuts its chunks changes no record: ``surrogateescape`` gives back the
+    byte a file opened with ``errors="surrogateescape"`` stood in for (U+DC80 to
+    U+DCFF), and any other lone surrogate stays invalid UTF-8 (``surrogatepass``),
+    so its line is plain output, as a binary stream's would be.
     """
     if isinstance(chunk, str):
         try:
             return chunk.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:
-            return chunk.encode("utf-8", "surrogatepass")
+            parts = _UNESCAPED_SURROGATES.split(chunk)  # other text, surrogates, other text...
+            return b"".join(
+                part.encode("utf-8", "surrogatepass" if index % 2 else "surrogateescape")
+                for index, part in enumerate(parts)
+            )
     if isinstance(chunk, bytes | bytearray | memoryview):
         return bytes(chunk)
     raise TypeError(

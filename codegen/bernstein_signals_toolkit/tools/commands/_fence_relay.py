@@ -150,10 +150,9 @@ class FencedRelay:
             self._refuse(out, UNAUTHENTICATED_SIGNAL, "a signal line that is not UTF-8")
             self._stream(out, b"", ended=True)
             return
-        vocabulary = self._vocabulary
-        signal = vocabulary.parse_signal(text)
-        if signal is None:
-            lenient = vocabulary.parse_signal(text, lenient=True, unknown_kinds=True)
+        verdict = self._verifier.check(text)  # the line itself: strict, this vocabulary's
+        if verdict.signal is None and verdict.code is None:
+            lenient = self._vocabulary.parse_signal(text, lenient=True, unknown_kinds=True)
             self._refuse(
                 out,
                 UNAUTHENTICATED_SIGNAL,
@@ -164,7 +163,6 @@ class FencedRelay:
             )
             self._stream(out, b"", ended=True)
             return
-        verdict = self._verifier.verify(cast(StreamSignal, signal))  # strict: a known kind
         if verdict.signal is None:
             self._refuse(
                 out, verdict.code or UNAUTHENTICATED_SIGNAL, verdict.problem or "unauthenticated"

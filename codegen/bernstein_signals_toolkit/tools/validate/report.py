@@ -88,7 +88,7 @@ class StreamChecker:
         """The current line's diagnostics, sorted before they reach the sink."""
         self._warned_limit = False
         self._fence: FenceVerifier | None = None
-        """With a key or an allow-list: the stage every parsed signal passes before it counts."""
+        """With a key or an allow-list: the judge of every signal line before it counts."""
         if options.key is not None or options.allow_kinds is not None:
             # The vocabulary's own fence (its prefix, its kinds), loaded only when fenced.
             self._fence = self.vocabulary.fence_verifier(options.key, options.allow_kinds)
@@ -150,25 +150,30 @@ class StreamChecker:
         for diagnostic in diagnostics:
             self._add(diagnostic)
         if signal is not None and self._fence is not None:
-            signal = self._fenced(line_no, signal, len(text))
+            signal = self._fenced(line_no, text, signal.kind)
         if signal is not None:
             self._signal(line_no, signal, len(text))
 
-    def _fenced(self, line_no: int, signal: StreamSignal, width: int) -> StreamSignal | None:
-        """The signal the fence accepts (its mark removed), or None after BS601-BS603.
+    def _fenced(self, line_no: int, text: str, kind: str) -> StreamSignal | None:
+        """The signal the fence accepts on ``text`` (its mark removed), or None after
+        BS601-BS603. The fence judges the line itself (``check``), as every reader does.
 
         A refused line is plain output: it reaches no stream rule, so it cannot end
         the run (the missing-terminal verdict counts accepted signals), draft a plan
         or ask a question.
         """
         assert self._fence is not None
-        verdict = self._fence.verify(signal)
+        verdict = self._fence.check(text)
         if verdict.signal is not None:
             return verdict.signal
+        # No code: the strict line check took a line the fence's strict parse does not,
+        # which cannot happen (one parser); refused all the same.
         code = verdict.code or UNAUTHENTICATED_SIGNAL
-        problem = verdict.problem or f"unauthenticated {signal.kind} signal"
-        answered = "; not answered" if self.live and signal.kind == SignalKind.QUESTION else ""
-        self._simple(code, line_no, width, f"{problem} (plain output under the fence{answered})")
+        problem = verdict.problem or f"unauthenticated {kind} signal"
+        answered = "; not answered" if self.live and kind == SignalKind.QUESTION else ""
+        self._simple(
+            code, line_no, len(text), f"{problem} (plain output under the fence{answered})"
+        )
         return None
 
     def feed_bytes(self, line_no: int, data: bytes) -> None:

@@ -169,12 +169,18 @@ class FenceVerifier:
         return f"FenceVerifier(run={run!r}, allow_kinds={kinds!r}, last_seq={self._last})"
 
     def check(self, line: object) -> FenceVerdict:
-        """The verdict on one line (str or UTF-8 bytes, one trailing "\\n" or "\\r\\n")."""
+        """The verdict on one line (str or UTF-8 bytes, one trailing "\\n" or "\\r\\n"),
+        parsed strictly: the only public verdict, so a line that is no strict signal (padded,
+        a tab for the space) is plain output on every path."""
         signal = parse_signal(line)
-        return _PLAIN if signal is None else self.verify(signal)
+        return _PLAIN if signal is None else self._verify(signal)
 
-    def verify(self, signal: StreamSignal) -> FenceVerdict:
-        """The verdict on a signal a strict reader parsed (its ``raw_line`` is checked)."""
+    def _verify(self, signal: StreamSignal) -> FenceVerdict:
+        """The verdict on a signal parsed strictly from its whole line (check's, the readers').
+
+        Not public: a lenient parse strips the line, so its ``raw_line`` is not what was
+        read, and a padded line would pass here that :meth:`check` calls plain output.
+        """
         kind = signal.kind
         seq = None
         if self._key is not None:
@@ -197,7 +203,7 @@ class FenceVerifier:
         if found is None:
             return _unauthenticated(kind, "bad mark")
         run, seq_text, mac = found.groups()
-        key: SignalKey = self._key  # type: ignore[assignment]  # verify() checked it
+        key: SignalKey = self._key  # type: ignore[assignment]  # _verify() checked it
         if run != key.run:
             return _unauthenticated(kind, "marked for another run")
         seq = int(seq_text)

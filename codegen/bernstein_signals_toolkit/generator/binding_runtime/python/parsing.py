@@ -213,7 +213,7 @@ def iter_signals(
         verifier = _reader_verifier(
             key, allow_kinds, on_rejected, unknown_kinds=unknown_kinds, lenient=lenient
         )
-        yield from _fenced(lines, verifier.verify, on_rejected)
+        yield from _fenced(lines, verifier._verify, on_rejected)
         return
     if lenient or unknown_kinds:
         for line in lines:

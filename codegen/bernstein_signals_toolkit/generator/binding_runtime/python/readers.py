@@ -144,7 +144,7 @@ def _fenced_items(
 ) -> list[SignalRecord | FenceVerdict]:
     """The records and rejections of the lines ``found``, in stream order."""
     items: list[SignalRecord | FenceVerdict] = []
-    verify = verifier.verify
+    verify = verifier._verify  # the scanner framed the line and _strict parsed it
     for line_no, data, _ in found:
         try:
             text = data.decode("utf-8")

@@ -15,7 +15,10 @@ export interface ReadOptions {
   readonly onRejected?: ((verdict: FenceVerdict) => void) | null;
 }
 
-/** A chunk of a stream: bytes (a Node Buffer is one) or text, read as UTF-8. */
+/**
+ * A chunk of a stream: bytes (a Node Buffer is one) or text, read as UTF-8. A chunk may end
+ * inside a character: an unfinished UTF-8 sequence, or a high surrogate, waits for the next.
+ */
 export type Chunk = Uint8Array | string;
 
 /** Push-style reader, for callers that own the read loop. */
