@@ -33,9 +33,10 @@ class Assertion:
 
 @dataclass(frozen=True, slots=True)
 class Lookahead:
-    """``(?=...)`` or ``(?!...)``: reads nothing, runs ``body`` where it stands."""
+    """``(?=...)`` or ``(?!...)`` (``negative``): reads nothing, runs ``body`` where it stands."""
 
     body: Node
+    negative: bool
     start: int
     end: int
 

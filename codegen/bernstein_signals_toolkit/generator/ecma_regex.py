@@ -210,7 +210,9 @@ class _Parser(Scanner):
         self.pos += 1
         self.depth -= 1
         self.out.append(")")
-        return assertion, (Lookahead(body, start, self.pos) if assertion else body)
+        if assertion:
+            return True, Lookahead(body, opening == "(?!", start, self.pos)
+        return False, body
 
     # -- Escapes -------------------------------------------------------------
     def _atom_escape(self) -> Ranges:
