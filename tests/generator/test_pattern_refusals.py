@@ -112,9 +112,7 @@ def _line(schema: Path, detail: str) -> str:
 
 
 @pytest.mark.parametrize("pattern", sorted(HOSTILE))
-def test_generate_and_validate_refuse_the_pattern_in_one_line(
-    tmp_path: Path, pattern: str
-) -> None:
+def test_generate_and_validate_refuse_the_pattern_in_one_line(tmp_path: Path, pattern: str) -> None:
     schema, grammar = make_sources(tmp_path, [])
     _with_pattern(schema, pattern)
     expected = _line(schema, HOSTILE[pattern])
@@ -124,7 +122,8 @@ def test_generate_and_validate_refuse_the_pattern_in_one_line(
     )
     assert (status, stdout) == (2, "")
     assert stderr.startswith(expected), stderr
-    assert stderr.count("\n") == 1 and stderr.endswith(" of the pattern\n"), stderr
+    assert stderr.count("\n") == 1, stderr
+    assert stderr.endswith(" of the pattern\n"), stderr
     assert not out.exists()
     lines = tmp_path / "lines.txt"
     lines.write_text('BERNSTEIN:BLOCKED {"reason":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"}\n')
@@ -148,7 +147,7 @@ def test_the_language_server_refuses_the_folder_before_serving(tmp_path: Path) -
     assert result.stderr.count(b"\n") == 1
 
 
-_SITES: dict[str, tuple[Callable[[dict[str, Any], str], None], str]] = {
+_SITES: dict[str, tuple[Callable[[dict[str, Any], str], object], str]] = {
     "properties": (
         lambda d, p: d["properties"]["reason"].update(pattern=p),
         "/properties/reason/pattern",

@@ -11,8 +11,10 @@ check lets such a pattern through.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
@@ -29,6 +31,7 @@ from bernstein_signals_toolkit.generator._ecma_tree import (
 )
 from bernstein_signals_toolkit.generator.ecma_regex import EcmaPatternError, parse
 from bernstein_signals_toolkit.generator.pattern_cost import check_linear
+from bernstein_signals_toolkit.generator.subschemas import pattern_sites
 
 _LIMIT = 400_000
 """Steps after which the model gives up: far above any linear run here."""
@@ -84,11 +87,11 @@ def steps(tree: Node, text: str) -> int:
         repeat: Repeat = node
 
         def again(times: int, j: int) -> bool:
-            if repeat.high is None or times < repeat.high:
-                if run(
-                    repeat.body, j, lambda k: (k != j or times < repeat.low) and again(times + 1, k)
-                ):
-                    return True
+            more = repeat.high is None or times < repeat.high
+            if more and run(
+                repeat.body, j, lambda k: (k != j or times < repeat.low) and again(times + 1, k)
+            ):
+                return True
             return times >= repeat.low and then(j)
 
         return again(0, i)
@@ -116,6 +119,7 @@ def grows_linearly(pattern: str, unit: str, suffix: str) -> bool:
 
 
 _ATOMS = st.sampled_from(["a", "b", "x", "[ab]", "[^x]", ".", "\\w", "(?:)"])
+_LOOKS = st.sampled_from(["=", "!"])
 _QUANTIFIERS = st.sampled_from(["*", "+", "?", "{2}", "{0,2}", "{1,3}", "{2,}", "*?", "+?"])
 
 
@@ -125,7 +129,7 @@ def _patterns() -> st.SearchStrategy[str]:
             st.lists(inner, min_size=2, max_size=3).map("".join),
             st.tuples(inner, inner).map(lambda pair: f"(?:{pair[0]}|{pair[1]})"),
             st.tuples(inner, _QUANTIFIERS).map(lambda pair: f"(?:{pair[0]}){pair[1]}"),
-            st.tuples(st.sampled_from(["=", "!"]), inner).map(lambda pair: f"(?{pair[0]}{pair[1]})"),
+            st.tuples(_LOOKS, inner).map(lambda pair: f"(?{pair[0]}{pair[1]})"),
         )
 
     body = st.recursive(_ATOMS, grow, max_leaves=6)
@@ -158,11 +162,6 @@ def test_an_accepted_pattern_takes_linear_steps(pattern: str, unit: str, suffix:
 
 
 def _project_patterns() -> Iterator[str]:
-    from pathlib import Path  # noqa: PLC0415 (only this test reads the schemas)
-    import json  # noqa: PLC0415
-
-    from bernstein_signals_toolkit.generator.subschemas import pattern_sites  # noqa: PLC0415
-
     root = Path(__file__).resolve().parents[3] / "schema"
     for path in sorted(root.glob("*.schema.json")):
         for _pointer, pattern in pattern_sites(json.loads(path.read_text(encoding="utf-8"))):
