@@ -47,8 +47,8 @@ MAX_STATES: Final = 4096
 MAX_LOOKAHEAD_LENGTH: Final = 64
 """Most characters a lookahead may read: it runs again at every offset it is reached."""
 _MAX_UNROLL: Final = 128
-"""``{n,m}`` is read as ``m`` copies while they hold up to this many characters, else as
-``*`` or ``+``."""
+"""``{n,m}`` is read as ``m`` copies while they hold up to this many nodes of the
+pattern's tree, else as ``*`` or ``+``."""
 _CAP: Final = MAX_READINGS + 1
 _MAX_WORK: Final = 1_000_000
 """Most edges the walk may follow: a pattern needing more is called too large."""
@@ -142,8 +142,8 @@ class _Automaton:
         body = node.body
         if node.high == 0:
             return _Part(1, {}, {})
-        high = node.high
-        if high is not None and high * _positions(body) <= _MAX_UNROLL:
+        high = _copies(node.high, _size(body))
+        if high is not None:
 
             def rest(count: int) -> _Part:
                 """``body{0,count}`` as engines read it: one more, or stop."""
@@ -162,20 +162,25 @@ class _Automaton:
         return _Part(min(_CAP, part.empty ** min(node.low, 4)), part.first, part.last)
 
 
-def _positions(node: Node) -> int:
-    """How many positions :meth:`_Automaton.build` makes for ``node``."""
-    if isinstance(node, Chars):
-        return 1
+def _copies(high: int | None, size: int) -> int | None:
+    """``high`` when ``body{n,high}`` (``body`` built in ``size`` steps) is read as that
+    many copies of ``body``, else None (read as ``*`` or ``+``)."""
+    if high is not None and (high <= 1 or high * size <= _MAX_UNROLL):
+        return high
+    return None
+
+
+def _size(node: Node) -> int:
+    """How many steps :meth:`_Automaton.build` takes for ``node``."""
     if isinstance(node, Sequence):
-        return sum(_positions(item) for item in node.items)
+        return 1 + sum(_size(item) for item in node.items)
     if isinstance(node, Alternation):
-        return sum(_positions(branch) for branch in node.branches)
+        return 1 + sum(_size(branch) for branch in node.branches)
     if isinstance(node, Repeat):
-        body = _positions(node.body)
-        if node.high is not None and node.high * body <= _MAX_UNROLL:
-            return node.high * body
-        return body
-    return 0
+        body = _size(node.body)
+        copies = _copies(node.high, body)
+        return 1 + (body if copies is None else max(1, copies) * body)
+    return 1
 
 
 def _sum(counts: Iterator[dict[int, int]]) -> dict[int, int]:
@@ -306,7 +311,9 @@ def _fails(tree: Node, *, search: bool) -> int | None:
 
 def _why(source: str, tree: Node, culprit: int | None, *, search: bool) -> EcmaPatternError:
     """The refusal of ``tree``, naming the construct that reads too many ways."""
-    for repeat in _repeats(tree):
+    at = culprit if culprit is not None else 0
+    enclosing = [r for r in _repeats(tree) if r.start <= at < r.end]
+    for repeat in enclosing:
         if (repeat.high is None or repeat.high > 1) and _fails(repeat, search=False) is not None:
             return EcmaPatternError(
                 repeat.start,
@@ -316,8 +323,6 @@ def _why(source: str, tree: Node, culprit: int | None, *, search: bool) -> EcmaP
                 " almost matches; write it so that each character has one way to be read",
                 unsupported=True,
             )
-    at = culprit if culprit is not None else 0
-    enclosing = [r for r in _repeats(tree) if r.start <= at < r.end]
     what = (
         _quote(source, enclosing[0].start, enclosing[0].end)
         if enclosing

@@ -32,6 +32,7 @@ from bernstein_signals_toolkit.generator._ecma_tree import (
 from bernstein_signals_toolkit.generator.ecma_regex import EcmaPatternError, parse
 from bernstein_signals_toolkit.generator.pattern_cost import check_linear
 from bernstein_signals_toolkit.generator.subschemas import pattern_sites
+from linear_support import assert_linear
 
 _LIMIT = 400_000
 """Steps after which the model gives up: far above any linear run here."""
@@ -198,3 +199,32 @@ def test_the_refused_patterns_break_the_bound_the_property_checks(
     """Proof the property has teeth: what the check refuses is not linear in the model."""
     assert not _accepted(pattern)
     assert not grows_linearly(pattern, unit, suffix)
+
+
+def _nested_optionals(size: int) -> str:
+    depth = 90  # under MAX_GROUP_DEPTH; what grows is the run of them
+    unit = "(?:" * depth + "a" + ")?" * depth
+    return "^" + unit * max(1, size // len(unit)) + "$"
+
+
+_PATTERN_SHAPES: dict[str, Callable[[int], str]] = {
+    "literal": lambda size: "a" * size,
+    "alternation": lambda size: "(?:a|b)" * (size // 7),
+    "alternatives": lambda size: "^(?:" + "|".join(f"a{n}" for n in range(size // 6)) + ")*$",
+    "counted": lambda size: "(?:a{0,9}){1,9}" * (size // 15),
+    "counted empty": lambda size: "(?:(?:){99}){99}" * (size // 16),
+    "nested optionals": _nested_optionals,
+    "lookaheads": lambda size: "(?=ab)" * (size // 6),
+}
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("shape", sorted(_PATTERN_SHAPES))
+def test_the_check_is_linear_in_the_pattern(shape: str) -> None:
+    """A hostile vocabulary cannot make the check itself slow: its cost is capped."""
+
+    def make(size: int) -> Callable[[], object]:
+        pattern = _PATTERN_SHAPES[shape](size)
+        return lambda: _accepted(pattern)
+
+    assert_linear(make, 2_000, what=f"check_linear on {shape}")
