@@ -353,7 +353,7 @@ def _check(source: str, tree: Node, *, search: bool) -> None:
     if culprit is not None:
         chars = automaton.chars[culprit]
         raise _why(source, tree, chars.start if chars else None, search=search)
-    for lookahead in automaton.lookaheads:
+    for lookahead in {id(each): each for each in automaton.lookaheads}.values():  # once each
         if _longest(lookahead.body) > MAX_LOOKAHEAD_LENGTH:
             raise EcmaPatternError(
                 lookahead.start,
