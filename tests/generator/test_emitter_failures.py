@@ -157,12 +157,6 @@ REFUSALS: dict[str, tuple[str, Any, str, str]] = {
         "python",
         "keyword",
     ),
-    "python pattern": (
-        "blocked.schema.json",
-        lambda d: _add_property(d, "note", {"type": "string", "pattern": "(?<=a)b"}),
-        "python",
-        "keyword",
-    ),
     "python name": (
         "failed.schema.json",
         lambda d: _add_property(d, "extras", {"type": "string"}),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -111,6 +112,35 @@ async def test_a_broken_folder_falls_back_with_one_message(
             break
     assert {d.severity for d in params.diagnostics} == {lsp.DiagnosticSeverity.Error}
     assert len([m for m in client.messages if m.type == lsp.MessageType.Warning]) == 1
+
+
+async def test_a_folder_with_a_backtracking_pattern_falls_back_with_one_message(
+    client: LanguageClient, fork: Path, tmp_path: Path
+) -> None:
+    """Issue 23 item 7: a repository's settings cannot freeze analysis with a pattern."""
+    hostile = tmp_path / "schema"
+    shutil.copytree(fork, hostile)
+    path = hostile / "progress.schema.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["properties"]["note"] = {
+        "description": "A note.",
+        "type": "string",
+        "pattern": "^(?:[A-Za-z_ ]+)+$",
+    }
+    path.write_text(json.dumps(document), encoding="utf-8")
+    uri = "file:///backtracking.log"
+    _open(client, uri, LOG)
+    assert await _diagnostics(client, uri, 1) == []  # the fork
+    client.set_configuration({"vocabulary": str(hostile)}, section=SECTION)
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    assert await _diagnostics(client, uri, 1) == [(0, "BS216"), (1, "BS216")]  # built-in
+    warnings = [m.message for m in client.messages if m.type == lsp.MessageType.Warning]
+    assert len(warnings) == 1
+    assert (
+        "progress.schema.json: [pattern] at /properties/note/pattern: the repetition"
+        in (warnings[0])
+    )
+    assert "\n" not in warnings[0]
 
 
 def test_lsp_refuses_a_broken_vocabulary_before_serving(tmp_path: Path) -> None:

@@ -17,8 +17,9 @@ from typing import Any
 
 from bernstein_signals_toolkit.toolkit_errors import SourceError
 
-from .ecma_regex import EcmaPatternError, translate
+from .ecma_regex import EcmaPatternError
 from .keywords import MESSAGE_KEYWORD, refusals
+from .pattern_cost import check_linear
 from .schema_checks import Check, Fail, Pointer, Subschema, Var
 from .schema_messages import MESSAGE_SHAPE, message, plain_messages
 from .schema_refs import ref_target
@@ -85,9 +86,10 @@ class CompileContext(ABC):
         return given
 
     def pattern(self, source: str, pointer: str) -> str:
-        """``source`` when it is an ECMA-262 pattern every target can run, else a refusal."""
+        """``source`` when it is an ECMA-262 pattern every target can run, in time linear in
+        the value, else a refusal."""
         try:
-            translate(source)
+            check_linear(source)
         except EcmaPatternError as exc:
             raise self.refuse(pointer, "pattern", str(exc)) from None
         return source

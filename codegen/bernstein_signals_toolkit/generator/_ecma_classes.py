@@ -19,8 +19,10 @@ __all__ = [
     "NOT_WORD_BOUNDARY",
     "WORD_BOUNDARY",
     "Ranges",
+    "complement",
     "emit_code_point",
     "emit_ranges",
+    "union",
 ]
 
 MAX_CODE_POINT: Final = 0x10FFFF
@@ -45,7 +47,18 @@ _SPACE: Final[Ranges] = (
 LINE_TERMINATORS: Final[Ranges] = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
 
 
-def _complement(ranges: Ranges) -> Ranges:
+def union(ranges: Sequence[tuple[int, int]]) -> Ranges:
+    """``ranges`` sorted, overlapping and adjacent ranges merged."""
+    merged: list[tuple[int, int]] = []
+    for low, high in sorted(ranges):
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return tuple(merged)
+
+
+def complement(ranges: Ranges) -> Ranges:
     """The code points not in ``ranges`` (sorted, disjoint)."""
     result: list[tuple[int, int]] = []
     start = 0
@@ -60,11 +73,11 @@ def _complement(ranges: Ranges) -> Ranges:
 
 CLASS_ESCAPES: Final[dict[str, Ranges]] = {
     "d": _DIGIT,
-    "D": _complement(_DIGIT),
+    "D": complement(_DIGIT),
     "w": _WORD,
-    "W": _complement(_WORD),
+    "W": complement(_WORD),
     "s": _SPACE,
-    "S": _complement(_SPACE),
+    "S": complement(_SPACE),
 }
 _PLAIN: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 EVERYTHING: Final = "\\x00-\\U0010ffff"

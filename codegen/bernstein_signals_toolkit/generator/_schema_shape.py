@@ -2,7 +2,8 @@
 
 The metaschema (with what jsonschema lets escape on odd schemas turned into a
 SourceError), the nesting bound, the keys the model needs, each property's
-name, type, description and role, and the examples against their own schema.
+name, type, description and role, every pattern's cost (:mod:`.pattern_cost`),
+and the examples against their own schema.
 :mod:`.load` reads the files and builds the model from what passes here.
 """
 
@@ -19,15 +20,19 @@ import referencing.exceptions
 
 from bernstein_signals_toolkit.toolkit_errors import SourceError
 
+from .ecma_regex import EcmaPatternError
 from .model import JSONValue, Property
 from .names import PROPERTY_NAME
+from .pattern_cost import check_linear
 from .roles import ROLE_KEYWORD, check_document_roles
+from .subschemas import pattern_sites
 
 __all__ = [
     "DRAFT_2020_12",
     "JSONSCHEMA_CRASHES",
     "MAX_SCHEMA_NESTING",
     "check_examples",
+    "check_patterns",
     "check_schema",
     "crash",
     "properties",
@@ -161,7 +166,20 @@ def check_schema(path: Path, schema: JSONValue) -> dict[str, Any]:
         raise SourceError(path, "payload-object", "a payload schema must have 'type': 'object'")
     for key in ("$id", "title", "description"):
         require(path, schema, key, str, "schema")
+    check_patterns(path, schema)
     return schema
+
+
+def check_patterns(path: Path, schema: dict[str, Any]) -> None:
+    """Every pattern in the document runs in time linear in the value on every binding.
+
+    Checked before the examples are: jsonschema runs the patterns on them.
+    """
+    for pointer, pattern in pattern_sites(schema):
+        try:
+            check_linear(pattern)
+        except EcmaPatternError as exc:
+            raise SourceError(path, "pattern", f"at {pointer}: {exc}") from None
 
 
 def check_examples(path: Path, schema: dict[str, Any]) -> None:

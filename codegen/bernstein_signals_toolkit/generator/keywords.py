@@ -15,6 +15,7 @@ from typing import Final
 from bernstein_signals_toolkit.generator import json_pointer
 
 from .load import DRAFT_2020_12
+from .subschemas import ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS
 
 __all__ = [
     "EXTENSION_PREFIX",
@@ -147,13 +148,6 @@ def support(keyword: str, target: str) -> Support:
     return row[TARGETS.index(target)]
 
 
-_ONE_SCHEMA: Final = frozenset(
-    {"items", "not", "if", "then", "else", "contains", "additionalProperties", "propertyNames"}
-)
-_SCHEMA_LISTS: Final = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
-_SCHEMA_MAPS: Final = frozenset({"$defs", "properties", "patternProperties", "dependentSchemas"})
-
-
 def refusals(schema: object, target: str, pointer: str = "") -> Iterator[tuple[str, str, str]]:
     """(JSON pointer, keyword, why) for each keyword ``target`` refuses, at any depth.
 
@@ -172,12 +166,12 @@ def refusals(schema: object, target: str, pointer: str = "") -> Iterator[tuple[s
             yield pointer, keyword, "a nested $id changes the base of $ref"
         elif keyword == "$schema" and value != DRAFT_2020_12:
             yield pointer or "/", keyword, f"only {DRAFT_2020_12} is compiled"
-        elif keyword in _ONE_SCHEMA:
+        elif keyword in ONE_SCHEMA:
             yield from refusals(value, target, where)
-        elif keyword in _SCHEMA_LISTS and isinstance(value, list):
+        elif keyword in SCHEMA_LISTS and isinstance(value, list):
             for index, item in enumerate(value):
                 yield from refusals(item, target, f"{where}/{index}")
-        elif keyword in _SCHEMA_MAPS and isinstance(value, dict):
+        elif keyword in SCHEMA_MAPS and isinstance(value, dict):
             for name, item in value.items():
                 yield from refusals(item, target, json_pointer.child(where, name))
 
