@@ -50,6 +50,8 @@ OTHER_METAVARS = frozenset(
 )
 """Metavars of values that are no path."""
 
+OUT = "<a fresh output folder>"
+"""In a base command line: replaced by a folder of the test's own."""
 _ADAPTER = [sys.executable, "-c", "print('BERNSTEIN:COMPLETED')"]
 _HARNESS = [sys.executable, str(ROOT / "conformance" / "harness" / "python.py")]
 
@@ -83,6 +85,8 @@ BASES: dict[str, Base] = {
             str(ROOT / "schema"),
             "--grammar",
             str(ROOT / "grammar" / "signal.lark"),
+            "--out",
+            OUT,
         ],
     ),
     "lsp": Base(process=True),
@@ -162,13 +166,17 @@ def _hostile(folder: Path, case: str) -> str:
         (folder / "file").write_bytes(b"a regular file\n")
         return str(folder / "file" / "inside")
     if case == "unreadable":
-        if os.geteuid() == 0:  # modes do not bind root: a loop fails for everyone
-            os.symlink("loop", folder / "loop")
-            return str(folder / "loop" / "inside")
         locked = folder / "locked"
         locked.mkdir()
         locked.chmod(0)
-        return str(locked / "inside")
+        try:
+            os.stat(locked / "inside")
+        except PermissionError:
+            return str(locked / "inside")  # EACCES
+        except FileNotFoundError:  # modes do not bind (root): a loop fails for everyone
+            os.symlink("loop", folder / "loop")
+            return str(folder / "loop" / "inside")  # ELOOP
+        raise AssertionError("a locked folder holds an entry")
     assert case == "fifo"
     os.mkfifo(folder / "pipe")
     return str(folder / "pipe")
@@ -180,7 +188,8 @@ CASES = ["too-long", "not-a-folder", "unreadable", "fifo"]
 def _command_line(command: str, option: str, value: str, out: Path) -> list[str]:
     base = BASES[command]
     parser = _subparser(command)
-    args = [command, *base.options, *_NEEDS.get((command, option), [])]
+    args = [str(out) if arg == OUT else arg for arg in base.options]
+    args = [command, *args, *_NEEDS.get((command, option), [])]
     positional = {a.dest: a for a in parser._actions if not a.option_strings}
     if option.startswith("-"):
         args += [option, value]
@@ -193,8 +202,6 @@ def _command_line(command: str, option: str, value: str, out: Path) -> list[str]
             args.append(base.positionals[dest])
         elif action.metavar in PATH_METAVARS:
             args.append(str(out))  # a required output folder: a fresh one
-    if command == "generate" and option != "--out":
-        args += ["--out", str(out)]
     return [*args, *base.after]
 
 
