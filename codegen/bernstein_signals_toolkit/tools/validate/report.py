@@ -89,6 +89,8 @@ class StreamChecker:
         self._held: list[Diagnostic] = []
         """The current line's diagnostics, sorted before they reach the sink."""
         self._warned_limit = False
+        self._may_count = hasattr(sink, "counting")
+        """Whether the sink says when it only counts (``ReportSink``): asked per line only then."""
         self._checked: dict[str, tuple[StreamSignal | None, list[Diagnostic]]] = {}
         """Line texts and their checks, once the sink only counts (:meth:`_counted_check`)."""
         self._fence: FenceVerifier | None = None
@@ -104,7 +106,7 @@ class StreamChecker:
         if self._sink is None:
             self.report.diagnostics.append(diagnostic)
             return
-        if getattr(self._sink, "counting", False):  # nothing is kept: no order to keep
+        if self._may_count and getattr(self._sink, "counting", False):  # no order to keep
             self._release()
             self._hand(diagnostic)
             return
@@ -150,7 +152,7 @@ class StreamChecker:
 
     def feed_text(self, line_no: int, text: str) -> None:
         """One line (terminator removed) that may hold a signal."""
-        if getattr(self._sink, "counting", False):
+        if self._may_count and getattr(self._sink, "counting", False):
             signal, diagnostics = self._counted_check(line_no, text)
         else:
             signal, diagnostics = self._lines.check(text, line_no)
