@@ -9,11 +9,16 @@
    script (``printf '%s\n' LINE``) through the same calls and
    ``rewrite_as_helper``; each as a ratio to an ordinary payload line of the
    same size in the same run, target at most 3x.
+3. Near-miss documents (issue 23 item 8): a 1.5 MB log of 100,000 lines of one
+   diagnostic each and a 200,000-line log of two each, opened in the server;
+   the time from didOpen to publishDiagnostics, how many diagnostics it holds
+   and the notification's size in JSON (the cap: ``maxDiagnostics``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import shlex
 import statistics
 import sys
@@ -95,6 +100,38 @@ async def _run(lines: int, samples: int) -> None:
         print(f"ratio (median busy / median idle): {ratio:.1f}x")
 
 
+_NEAR_MISSES = {
+    "1.5 MB, 100,000 lines": ("BERNSTEIN:DONE", 100_000),  # BS216 each
+    "200,000 lines": ("bernstein:completed", 200_000),  # BS201 and BS203 each
+}
+
+
+async def _near_misses(quick: bool) -> None:
+    client = make_test_lsp_client()
+    await client.start_io(*SERVER)
+    await client.initialize_session(
+        lsp.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
+    )
+    print("near-miss documents: didOpen to publishDiagnostics")
+    for number, (title, (line, count)) in enumerate(_NEAR_MISSES.items()):
+        text = (line + "\n") * (count // 10 if quick else count)
+        uri = f"file:///near-miss-{number}.log"
+        opened = time.perf_counter()
+        client.text_document_did_open(
+            lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "plaintext", 1, text))
+        )
+        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        took = time.perf_counter() - opened
+        body = client.protocol._converter.unstructure(params)
+        size = len(json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode())
+        print(
+            f"{title:<24} {len(text):>11,} bytes  {took:7.2f} s  {len(params.diagnostics):>9,}"
+            f" diagnostics  {size:>12,} bytes of JSON",
+            flush=True,
+        )
+    await client.shutdown_session()
+
+
 _TARGET = 3.0
 _SETTINGS = analysis.Settings(max_line_bytes=1 << 30)
 
@@ -148,6 +185,7 @@ def _hostile(
 
 def main(quick: bool = False) -> None:
     asyncio.run(_run(10_000 if quick else 100_000, 20))
+    asyncio.run(_near_misses(quick))
     repeats = 3 if quick else 5
     _hostile("log documents", 1 << (16 if quick else 20), _log_calls, repeats)
     _hostile("shell scripts", 1 << (13 if quick else 16), _script_calls, repeats)

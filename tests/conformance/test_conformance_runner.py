@@ -231,7 +231,7 @@ def test_a_harness_that_keeps_dying_stops_the_run(tmp_path: Path) -> None:
         (["--", "no-such-harness-command"], "no-such-harness-command: command not found"),
         ([], "no command given"),
         (["--timeout", "0", "--", "true"], "--timeout must be more than 0"),
-        (["--vectors", "/nonexistent", "--", "true"], "not a folder of vector files"),
+        (["--vectors", "/nonexistent", "--", "true"], "--vectors /nonexistent: No such file"),
     ],
 )
 def test_usage_errors_are_one_line(args: list[str], message: str) -> None:

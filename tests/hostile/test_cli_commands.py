@@ -208,6 +208,9 @@ def _file(folder: Path, name: bytes, content: bytes) -> bytes:
 @example(stream=_HUGE_LINE, name=b"big.log", format="text", options=[])
 @example(stream=_TERMINAL_THEN_MORE, name=b"\xff\xfe.log", format="text", options=[])
 @example(stream=_QUESTION_AT_EOF, name=b"q.log", format="github", options=[["-"]])
+@example(  # issue 23 item 10: a folder name over NAME_MAX was a traceback (ENAMETOOLONG)
+    stream=b"", name=b"a.log", format="text", options=[["--vocabulary", "x" * 5000]]
+)
 def _drive_validate(stream: bytes, name: bytes, format: str, options: list[list[str]]) -> None:
     with _scratch() as folder:
         path = _file(folder, name, stream)

@@ -22,6 +22,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import os
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -39,7 +40,7 @@ from bernstein_signals import (
     UnknownKindRecord,
 )
 from bernstein_signals_toolkit.generator.sources import GRAMMAR_FILE, packaged_sources
-from bernstein_signals_toolkit.toolkit_errors import UsageError, one_line
+from bernstein_signals_toolkit.toolkit_errors import UsageError, one_line, path_error
 
 if TYPE_CHECKING:
     from _typeshed.importlib import LoaderProtocol
@@ -342,8 +343,16 @@ def compile_folder(folder: Path | str) -> RuntimeVocabulary:
     from bernstein_signals_toolkit.generator.names import check_vocabulary
 
     folder = Path(folder)
-    if not folder.is_dir():
-        raise UsageError(f"--vocabulary {folder}: not a schema folder (no such directory)")
+    try:
+        is_folder = stat.S_ISDIR(os.stat(folder).st_mode)
+    except FileNotFoundError:
+        raise path_error(
+            "--vocabulary", folder, "not a schema folder (no such directory)"
+        ) from None
+    except OSError as exc:  # too long a name, a file on the way, a loop: one line, not a crash
+        raise path_error("--vocabulary", folder, exc) from None
+    if not is_folder:
+        raise path_error("--vocabulary", folder, "not a schema folder (not a directory)")
     digest = folder_digest(folder)
     with _LOCK:
         found = _COMPILED.get(digest)

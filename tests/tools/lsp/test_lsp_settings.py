@@ -11,7 +11,11 @@ from hypothesis import strategies as st
 
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 from bernstein_signals_toolkit.tools.lsp.analysis import Settings
-from bernstein_signals_toolkit.tools.lsp.settings import MAX_LINE_BYTES_SETTING, settings_from
+from bernstein_signals_toolkit.tools.lsp.settings import (
+    MAX_DIAGNOSTICS_SETTING,
+    MAX_LINE_BYTES_SETTING,
+    settings_from,
+)
 
 
 def test_max_line_bytes_is_read() -> None:
@@ -35,7 +39,16 @@ JSON = st.recursive(
     max_leaves=10,
 )
 KEYS = st.sampled_from(
-    ["lenient", "select", "ignore", "maxLineBytes", "maxLineLength", "vocabulary", "unknownKinds"]
+    [
+        "lenient",
+        "select",
+        "ignore",
+        "maxLineBytes",
+        "maxLineLength",
+        "vocabulary",
+        "unknownKinds",
+        "maxDiagnostics",
+    ]
 )
 
 
@@ -43,6 +56,8 @@ KEYS = st.sampled_from(
 def test_any_configuration_gives_valid_settings(config: dict[str, Any]) -> None:
     settings = settings_from(config)
     assert 0 < settings.max_line_bytes <= MAX_LINE_BYTES_SETTING
+    assert type(settings.max_diagnostics) is int
+    assert 0 < settings.max_diagnostics <= MAX_DIAGNOSTICS_SETTING
     assert settings.unknown_kinds in ("error", "warning", "ignore")
     assert all(isinstance(code, str) for code in settings.select + settings.ignore)
     for key in ("maxLineBytes", "maxLineLength"):

@@ -271,7 +271,7 @@ def test_exit_codes_strict_select_ignore() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["/nonexistent/file.log"], "/nonexistent/file.log: cannot read: no such file"),
+        (["/nonexistent/file.log"], "/nonexistent/file.log: cannot read: No such file"),
         (["--select", "BS9"], "unknown code or prefix 'BS9'"),
         (["--explain", "BS999"], "unknown code 'BS999'"),
         (["--payload", "NOPE", "-"], "unknown kind 'NOPE'"),

@@ -9,8 +9,6 @@ line, exit 2) before anything runs; no message ever shows a key file's content.
 from __future__ import annotations
 
 import argparse
-import os
-import stat
 from typing import TYPE_CHECKING
 
 from bernstein_signals_toolkit.toolkit_errors import UsageError
@@ -95,34 +93,14 @@ def allow_kinds_of(
     return frozenset(names)
 
 
-def _key_file_bytes(path: str, name: str) -> bytes:
-    """At most :data:`MAX_KEY_FILE_BYTES` of a regular file. Opened without waiting (a FIFO
-    whose writer never comes would hang ``open``) and refused unless regular (a FIFO, a
-    terminal or ``/dev/zero`` would hang or never end the read)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as exc:
-        raise UsageError(f"--key-file {name}: {exc.strerror or exc}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UsageError(f"--key-file {name}: not a regular file")
-        data = os.read(fd, MAX_KEY_FILE_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"--key-file {name}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_KEY_FILE_BYTES:
-        raise UsageError(f"--key-file {name}: larger than {MAX_KEY_FILE_BYTES} bytes")
-    return data
-
-
 def key_from_file(path: str) -> SignalKey:
     """The key in ``path``: its text, one trailing newline allowed (as on a key descriptor);
     never quoted in an error (the binding's own message says what a key looks like)."""
     from bernstein_signals import SignalKey
 
     name = _arguments.printable(path)
-    text = _key_file_bytes(path, name).decode("ascii", "replace")  # parse allows one "\\n"
+    data = _arguments.option_file("--key-file", path, MAX_KEY_FILE_BYTES)
+    text = data.decode("ascii", "replace")  # parse allows one "\\n"
     try:
         return SignalKey.parse(text)
     except ValueError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +14,7 @@ from bernstein_signals_toolkit.toolkit_errors import UsageError
 
 from ..runtime_vocabulary import RuntimeVocabulary, built_in, compile_folder
 from ..validate.codes import UNKNOWN_KINDS, Severity
+from ._arguments import path_errors, printable
 
 __all__ = [
     "add_unknown_kinds_argument",
@@ -33,7 +35,7 @@ def opened(path: str) -> Iterator[IO[bytes]]:
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below, errors become one line
     except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise UsageError(f"{printable(path)}: cannot read: {exc.strerror or exc}") from None
     with handle:
         yield handle
 
@@ -43,11 +45,14 @@ def check_readable(paths: list[str]) -> None:
     for path in paths:
         if path == "-":
             continue
-        if os.path.isdir(path):
-            raise UsageError(f"{path}: is a directory")
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            raise UsageError(f"{printable(path)}: cannot read: {exc.strerror or exc}") from None
+        if stat.S_ISDIR(mode):
+            raise UsageError(f"{printable(path)}: is a directory")
         if not os.access(path, os.R_OK):
-            reason = "no such file" if not os.path.exists(path) else "permission denied"
-            raise UsageError(f"{path}: cannot read: {reason}")
+            raise UsageError(f"{printable(path)}: cannot read: Permission denied")
 
 
 def add_vocabulary_argument(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +68,10 @@ def add_vocabulary_argument(parser: argparse.ArgumentParser) -> None:
 def vocabulary_of(args: argparse.Namespace) -> RuntimeVocabulary:
     """The run's vocabulary: ``--vocabulary DIR`` compiled, else the built-in one."""
     folder: str | None = getattr(args, "vocabulary", None)
-    return built_in() if folder is None else compile_folder(folder)
+    if folder is None:
+        return built_in()
+    with path_errors("--vocabulary", folder):
+        return compile_folder(folder)
 
 
 def add_unknown_kinds_argument(parser: argparse.ArgumentParser) -> None:

@@ -24,6 +24,7 @@ from bernstein_signals_toolkit.generator.emitters._conformance_categories import
 from bernstein_signals_toolkit.generator.sources import OUTPUT_DIR
 from bernstein_signals_toolkit.toolkit_errors import UsageError, one_line
 
+from ._arguments import input_folder, option_file, printable
 from ._conformance_harness import Harness
 from ._conformance_vectors import Vector, judge, load_vectors, unsupported_reason
 from ._process import CommandNotRunnable, add_command_argument, command_of
@@ -101,25 +102,19 @@ def _kit_dirs() -> list[Path]:
 def _known_failures(path: Path | None, ids: set[str]) -> Mapping[str, str]:
     if path is None:
         return {}
-    if not path.is_file():  # a FIFO or a device would block or never end
-        raise UsageError(f"{path}: not a regular file")
+    name = f"--known-failures {printable(path)}"
+    data = option_file("--known-failures", path, _MAX_KNOWN_BYTES)
     try:
-        with path.open("rb") as file:
-            data = file.read(_MAX_KNOWN_BYTES + 1)
-        if len(data) > _MAX_KNOWN_BYTES:
-            raise UsageError(f"{path}: larger than {_MAX_KNOWN_BYTES} bytes")
         table = tomllib.loads(data.decode("utf-8"))
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UsageError(one_line(f"{path}: not TOML: {exc}")) from None
+        raise UsageError(one_line(f"{name}: not TOML: {exc}")) from None
     known: dict[str, str] = {}
     for key, entry in table.items():
         reason = entry.get("reason") if isinstance(entry, dict) else None
         if not isinstance(reason, str) or not reason.strip():
-            raise UsageError(one_line(f"{path}: {key!r} needs a reason"))
+            raise UsageError(one_line(f"{name}: {key!r} needs a reason"))
         if key not in ids:
-            raise UsageError(one_line(f"{path}: {key!r} is no vector id"))
+            raise UsageError(one_line(f"{name}: {key!r} is no vector id"))
         known[key] = reason
     return known
 
@@ -175,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
     command_of(args)  # a missing command is a usage error before any file is read
     if not 0 < args.timeout <= 3600:
         raise UsageError("--timeout must be more than 0 and at most 3600 seconds")
+    for folder in args.vectors or ():
+        input_folder("--vectors", folder)
     folders = args.vectors or _kit_dirs()
     vectors = load_vectors(folders, args.types or ())
     if not vectors:

@@ -15,7 +15,7 @@ from bernstein_signals_toolkit.generator.sources import (
 )
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
-from ._arguments import text
+from ._arguments import input_file, input_folder, output_folder, path_errors, text
 
 __all__ = ["configure", "run"]
 
@@ -81,10 +81,19 @@ def run(args: argparse.Namespace) -> int:
     if args.baseline is not None and not args.check:
         raise UsageError("--baseline needs --check")
     schema_dir, grammar, out_dir = _locations(args)
+    input_folder("--schema", schema_dir)
+    input_file("--grammar", grammar)
+    output_folder("--out", out_dir)
+    if args.baseline is not None:
+        from ..evolution import GIT_PREFIX  # only --baseline loads the evolution package
+
+        if not args.baseline.startswith(GIT_PREFIX):
+            input_folder("--baseline", args.baseline)
 
     files = render_sources(schema_dir, grammar)
     if args.check:
-        drift = compare(out_dir, files)
+        with path_errors("--out", out_dir):
+            drift = compare(out_dir, files)
         for line in drift.lines():
             print(f"{out_dir}: {line}")
         versioned = args.baseline is None or _version_check(args.baseline, schema_dir, grammar)
@@ -97,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{out_dir}: {len(files)} files up to date")
         return 0 if versioned and not drift else 1
 
-    for line in write(out_dir, files).written_lines(len(files)):
+    with path_errors("--out", out_dir):
+        written = write(out_dir, files)
+    for line in written.written_lines(len(files)):
         print(f"{out_dir}: {line}")
     return 0

@@ -12,6 +12,8 @@ from bernstein_signals_toolkit.generator.output_folder import write_files
 from bernstein_signals_toolkit.generator.sources import packaged_sources
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
+from ._arguments import output_folder, path_errors
+
 __all__ = ["configure", "run"]
 
 CATALOG_FILE = "catalog.json"
@@ -69,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
     if args.catalog is not None:
         if args.kind is not None:
             raise UsageError("--catalog writes every schema; give no KIND")
-        print(_catalog(vocabulary, sources.schema_dir, args.catalog))
+        output_folder("--catalog", args.catalog)
+        with path_errors("--catalog", args.catalog):
+            catalog = _catalog(vocabulary, sources.schema_dir, args.catalog)
+        print(catalog)
         return 0
     if args.kind is None:
         for name, document in sorted(documents.items()):

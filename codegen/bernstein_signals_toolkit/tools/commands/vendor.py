@@ -17,6 +17,8 @@ from bernstein_signals_toolkit.generator.pipeline import compare, write
 from bernstein_signals_toolkit.generator.sources import TOOLKIT_PACKAGE
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
+from ._arguments import output_folder, path_errors
+
 __all__ = ["IMPORT_PACKAGE", "binding_package", "configure", "run"]
 
 IMPORT_PACKAGE = "bernstein_signals"
@@ -62,9 +64,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     files = _files(binding_package())
+    output_folder(None, args.folder)
     out = args.folder / IMPORT_PACKAGE
     if args.check:
-        drift = compare(out, files, readme=False)
+        with path_errors(None, args.folder):
+            drift = compare(out, files, readme=False)
         for line in drift.lines():
             print(f"{out}: {line}")
         if drift:
@@ -72,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"{out}: {len(files)} files up to date")
         return 0
-    for line in write(out, files, readme=False).written_lines(len(files)):
+    with path_errors(None, args.folder):
+        written = write(out, files, readme=False)
+    for line in written.written_lines(len(files)):
         print(f"{out}: {line}")
     return 0

@@ -10,6 +10,7 @@ the ordinary loader, so both sides pass the same checks.
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -27,7 +28,12 @@ from bernstein_signals_toolkit.generator.sources import (
     find_project,
     packaged_sources,
 )
-from bernstein_signals_toolkit.toolkit_errors import SourceError, ToolkitError, UsageError
+from bernstein_signals_toolkit.toolkit_errors import (
+    SourceError,
+    ToolkitError,
+    UsageError,
+    path_error,
+)
 
 __all__ = [
     "GIT_PREFIX",
@@ -165,13 +171,22 @@ def _materialise(ref: str, cwd: Path, folder: Path) -> str:
     return label
 
 
+def _is_file(spec: str, path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:  # too long a name, a loop, no permission: one line naming the side
+        raise path_error(None, spec, exc) from None
+
+
 def _folder_side(spec: str, given: Path) -> Side:
-    if (given / VOCABULARY_FILE).is_file():
+    if _is_file(spec, given / VOCABULARY_FILE):
         schema_dir = given
         grammar = given.parent / GRAMMAR_FILE
-        if not grammar.is_file():
+        if not _is_file(spec, grammar):
             grammar = packaged_sources().grammar
-    elif (given / SCHEMA_DIR / VOCABULARY_FILE).is_file():
+    elif _is_file(spec, given / SCHEMA_DIR / VOCABULARY_FILE):
         schema_dir, grammar = given / SCHEMA_DIR, given / GRAMMAR_FILE
     else:
         raise UsageError(

@@ -8,6 +8,13 @@ columns; the server converts them to UTF-16.
 Diagnostics use the vocabulary of the ``vocabulary`` setting (a schema folder,
 as ``--vocabulary`` takes), else the built-in one; :func:`runtime_vocabulary`
 re-hashes the folder on every analysis, so an edit to it is seen at the next one.
+
+A document gets at most ``max_diagnostics`` findings (setting ``maxDiagnostics``)
+and then one closing notice saying how many were left out: a log of 200,000
+near-miss lines would otherwise be one notification of 400,001 diagnostics
+(over 100 MB of JSON) that the editor cannot use. Past the cap no finding is
+built; the checks still run, to count, but a line whose text was checked before
+is not checked again. ``validate`` keeps reporting everything.
 """
 
 from __future__ import annotations
@@ -22,13 +29,15 @@ from bernstein_signals_toolkit.generator.model import Vocabulary
 from ..runtime_vocabulary import RuntimeVocabulary, built_in, compile_folder
 from ..validate import CODES, Severity
 from ..validate.codes import UNKNOWN_KINDS, select_codes
+from ..validate.diagnostics import Diagnostic
 from ..validate.lines import LineChecker, utf8_length
-from ..validate.report import conformance_report
+from ..validate.report import SeenSignal, conformance_report
 from ._shell import PLACEHOLDER, UNKNOWN, Origin, commands, render_echo, render_printf
 from .findings import Edit, Finding
 from .helper_calls import helper_call, helper_names, helper_usage, rewrite_as_helper, rewrite_line
 
 __all__ = [
+    "DEFAULT_MAX_DIAGNOSTICS",
     "Edit",
     "Finding",
     "Settings",
@@ -41,6 +50,9 @@ __all__ = [
     "runtime_vocabulary",
     "vocabulary",
 ]
+
+DEFAULT_MAX_DIAGNOSTICS = 3_000
+"""Findings published per document by default (setting ``maxDiagnostics``)."""
 
 _SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
 _SHEBANG = re.compile(r"#!\s*(?:/usr)?/bin/(?:env\s+)?(?:sh|bash|zsh|dash|ksh|mksh)\b")
@@ -62,6 +74,8 @@ class Settings:
     vocabulary: str | None = None
     """A schema folder replacing the built-in vocabulary (``--vocabulary``)."""
     unknown_kinds: str = "warning"
+    max_diagnostics: int = DEFAULT_MAX_DIAGNOSTICS
+    """Findings published per document; past it one closing notice counts the rest."""
 
     @property
     def enabled(self) -> frozenset[str]:
@@ -114,6 +128,7 @@ def _log_findings(text: str, settings: Settings, runtime: RuntimeVocabulary) -> 
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    sink = _CappedFindings(lines, settings.max_diagnostics)
     report = conformance_report(
         lines,
         lenient=settings.lenient,
@@ -121,23 +136,68 @@ def _log_findings(text: str, settings: Settings, runtime: RuntimeVocabulary) -> 
         max_line_bytes=settings.max_line_bytes,
         vocabulary=runtime,
         unknown_kinds=_unknown_kinds(settings),
+        sink=sink,
     )
-    diagnostics = report.diagnostics
-    if report.signal_count == 0 and all(d.code == "BS301" for d in diagnostics):
+    if report.signal_count == 0 and sink.only_missing_terminal:
         # Issue 16 item 12: a document without a signal or a near-miss is not a run at all
         # (any plain-text file the editor opens), so it gets no MissingTerminalSignal.
-        diagnostics = []
-    findings = []
-    for d in diagnostics:
+        return []
+    return _closed(sink.findings, sink.left_out, settings.max_diagnostics)
+
+
+class _CappedFindings:
+    """A report sink: the first ``cap`` diagnostics as findings, the rest only counted."""
+
+    def __init__(self, lines: list[str], cap: int) -> None:
+        self.lines = lines
+        self.cap = cap
+        self.findings: list[Finding] = []
+        self.left_out = 0
+        self.only_missing_terminal = True
+
+    @property
+    def counting(self) -> bool:
+        """Full: the checker may skip re-checking lines it has seen (``ReportSink``)."""
+        return len(self.findings) >= self.cap
+
+    def signal(self, seen: SeenSignal) -> None:
+        pass
+
+    def diagnostic(self, d: Diagnostic) -> None:
+        if d.code != "BS301":
+            self.only_missing_terminal = False
+        if len(self.findings) >= self.cap:
+            self.left_out += 1
+            return
         line = d.line - 1
-        width = len(lines[line]) if line < len(lines) else 0
         edit = None
         if d.replacement is not None:
+            width = len(self.lines[line]) if line < len(self.lines) else 0
             edit = Edit(line, 0, line, width, d.replacement)
-        findings.append(
+        self.findings.append(
             Finding(line, d.start, line, max(d.end, d.start), d.code, d.severity, d.message, edit)
         )
-    return findings
+
+
+def _closed(findings: list[Finding], left_out: int, cap: int) -> list[Finding]:
+    """``findings`` (at most ``cap``), and past the cap one notice counting what was left out,
+    where the last one published is."""
+    if left_out <= 0:
+        return findings
+    last = findings[-1]
+    more = f"{left_out:,} more diagnostic{'s' if left_out != 1 else ''}"
+    notice = Finding(
+        last.line,
+        last.start,
+        last.end_line,
+        last.end,
+        None,
+        Severity.INFORMATION,
+        f"{more} not shown: at most {cap:,} are published per document; raise the"
+        " setting bernsteinSignals.maxDiagnostics to see more, or run"
+        " `bernstein-signals validate` on the file for all of them",
+    )
+    return [*findings, notice]
 
 
 # ---------------------------------------------------------------------------
@@ -169,7 +229,9 @@ def _shell_findings(text: str, settings: Settings, runtime: RuntimeVocabulary) -
                 findings += _printed_line(line, origins, checker)
         elif name is not None and name.startswith("bernstein_"):
             findings += helper_call(command, runtime)
-    return [f for f in findings if f.code in settings.enabled]
+    enabled = [f for f in findings if f.code in settings.enabled]
+    cap = settings.max_diagnostics
+    return _closed(enabled[:cap], len(enabled) - cap, cap)
 
 
 def _printed_line(line: str, origins: list[Origin], checker: LineChecker) -> list[Finding]:

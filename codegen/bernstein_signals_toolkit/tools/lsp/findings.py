@@ -26,7 +26,8 @@ class Finding:
     start: int
     end_line: int
     end: int
-    code: str
+    code: str | None
+    """None for the server's own notices (the closing one past ``maxDiagnostics``)."""
     severity: Severity
     message: str
     edit: Edit | None = None

@@ -11,13 +11,21 @@ from typing import Any
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
 
 from ..validate.codes import UNKNOWN_KINDS
-from .analysis import Settings
+from .analysis import DEFAULT_MAX_DIAGNOSTICS, Settings
 
-__all__ = ["DEPRECATED_KEYS", "MAX_LINE_BYTES_SETTING", "SECTION", "settings_from"]
+__all__ = [
+    "DEPRECATED_KEYS",
+    "MAX_DIAGNOSTICS_SETTING",
+    "MAX_LINE_BYTES_SETTING",
+    "SECTION",
+    "settings_from",
+]
 
 SECTION = "bernsteinSignals"
 MAX_LINE_BYTES_SETTING = 1 << 30
 """The largest ``maxLineBytes`` taken; a larger value (or a non-positive one) is the default."""
+MAX_DIAGNOSTICS_SETTING = 1_000_000
+"""The largest ``maxDiagnostics`` taken; a larger value (or a non-positive one) is the default."""
 DEPRECATED_KEYS = {"maxLineLength": "maxLineBytes"}
 """Old key -> its name now. ``maxLineLength`` counted bytes, not characters; it is still
 read when the new key is absent."""
@@ -36,6 +44,11 @@ def _current(config: dict[str, Any]) -> dict[str, Any]:
     return renamed
 
 
+def _bounded(value: Any, largest: int, default: int) -> int:
+    """``value`` if it is an int from 1 to ``largest`` (not a bool), else ``default``."""
+    return value if type(value) is int and 0 < value <= largest else default
+
+
 def settings_from(config: dict[str, Any], default_vocabulary: str | None = None) -> Settings:
     """The settings a configuration section gives (``default_vocabulary``: ``lsp --vocabulary``)."""
     config = _current(config)
@@ -44,6 +57,7 @@ def settings_from(config: dict[str, Any], default_vocabulary: str | None = None)
     unknown = config.get("unknownKinds")
     if not (isinstance(limit, int) and 0 < limit <= MAX_LINE_BYTES_SETTING):
         limit = DEFAULT_MAX_LINE_BYTES
+    cap = config.get("maxDiagnostics")
     return Settings(
         lenient=bool(config.get("lenient", False)),
         select=_codes(config.get("select")),
@@ -53,4 +67,5 @@ def settings_from(config: dict[str, Any], default_vocabulary: str | None = None)
         unknown_kinds=unknown
         if isinstance(unknown, str) and unknown in UNKNOWN_KINDS
         else "warning",
+        max_diagnostics=_bounded(cap, MAX_DIAGNOSTICS_SETTING, DEFAULT_MAX_DIAGNOSTICS),
     )

@@ -52,6 +52,9 @@ __all__ = [
 ]
 
 _CARRIAGE_RETURN = ("\r", b"\r")
+_COUNTED_TEXTS = 1024
+_COUNTED_TEXT_CHARS = 4096
+"""How many line texts, each of at most this many characters, a counting checker remembers."""
 MAX_TRACKED = 10_000
 """Distinct QUESTION ids, and PLAN_DRAFT paths, a checker remembers per run (BS308 past it)."""
 
@@ -87,6 +90,10 @@ class StreamChecker:
         self._held: list[Diagnostic] = []
         """The current line's diagnostics, sorted before they reach the sink."""
         self._warned_limit = False
+        self._may_count = hasattr(sink, "counting")
+        """Whether the sink says when it only counts (``ReportSink``): asked per line only then."""
+        self._checked: dict[str, tuple[StreamSignal | None, list[Diagnostic]]] = {}
+        """Line texts and their checks, once the sink only counts (:meth:`_counted_check`)."""
         self._fence: FenceVerifier | None = None
         """With a key or an allow-list: the judge of every signal line before it counts."""
         if options.key is not None or options.allow_kinds is not None:
@@ -101,18 +108,25 @@ class StreamChecker:
         if self._sink is None:
             self.report.diagnostics.append(diagnostic)
             return
+        if self._may_count and getattr(self._sink, "counting", False):  # no order to keep
+            self._release()
+            self._hand(diagnostic)
+            return
         if self._held and self._held[0].line != diagnostic.line:
             self._release()
         self._held.append(diagnostic)
 
     def _release(self) -> None:
         """Hand the held line's diagnostics to the sink in report order."""
-        assert self._sink is not None
         self._held.sort(key=_order)
         for diagnostic in self._held:
-            self.report.streamed_severities[diagnostic.severity] += 1
-            self._sink.diagnostic(diagnostic)
+            self._hand(diagnostic)
         self._held.clear()
+
+    def _hand(self, diagnostic: Diagnostic) -> None:
+        assert self._sink is not None
+        self.report.streamed_severities[diagnostic.severity] += 1
+        self._sink.diagnostic(diagnostic)
 
     def _track(self, line_no: int, width: int, table: dict[str, int] | set[str]) -> bool:
         """Whether ``table`` may grow; the first refusal is reported (BS308)."""
@@ -146,13 +160,29 @@ class StreamChecker:
             message = f"{KEY_LEAKED}, masked in every output (plain output under the fence)"
             self._simple(UNAUTHENTICATED_SIGNAL, line_no, len(text), message)
             return
-        signal, diagnostics = self._lines.check(text, line_no)
+        if self._may_count and getattr(self._sink, "counting", False):
+            signal, diagnostics = self._counted_check(line_no, text)
+        else:
+            signal, diagnostics = self._lines.check(text, line_no)
         for diagnostic in diagnostics:
             self._add(diagnostic)
         if signal is not None and self._fence is not None:
             signal = self._fenced(line_no, text, signal.kind)
         if signal is not None:
             self._signal(line_no, signal, len(text))
+
+    def _counted_check(
+        self, line_no: int, text: str
+    ) -> tuple[StreamSignal | None, list[Diagnostic]]:
+        """The line checks for a sink that only counts from now on: a text checked before is
+        not checked again (line checks hold no state between lines), so a flood of the same
+        near-miss costs a lookup a line. Its diagnostics keep the earlier line's number."""
+        found = self._checked.get(text)
+        if found is None:
+            found = self._lines.check(text, line_no)
+            if len(self._checked) < _COUNTED_TEXTS and len(text) <= _COUNTED_TEXT_CHARS:
+                self._checked[text] = found
+        return found
 
     def _fenced(self, line_no: int, text: str, kind: str) -> StreamSignal | None:
         """The signal the fence accepts on ``text`` (its mark removed), or None after

@@ -35,7 +35,12 @@ class SeenSignal(NamedTuple):
 
 
 class ReportSink(Protocol):
-    """Receives a run's findings as they are made, instead of the report keeping them."""
+    """Receives a run's findings as they are made, instead of the report keeping them.
+
+    A sink with a true ``counting`` attribute keeps no more findings, only counts them
+    (the language server past ``maxDiagnostics``): the checker may then hand it the
+    diagnostics of an identical earlier line again, with that line's number.
+    """
 
     def signal(self, seen: SeenSignal) -> None: ...
 
