@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bernstein_signals import VOCABULARY_VERSION, SignalPayloadError, format_signal
+from bernstein_signals import VOCABULARY_VERSION, SignalPayloadError, format_signal, parse_signal
 from bernstein_signals_toolkit.generator.load import load_vocabulary
 from bernstein_signals_toolkit.generator.model import JSONValue
 from bernstein_signals_toolkit.generator.shell_signature import (
@@ -28,7 +28,16 @@ from bernstein_signals_toolkit.generator.shell_signature import (
     read_call,
     signatures,
 )
-from shell_support import GRAMMAR, ROOT, SHELLS, helper_format, reference_format, run
+from shell_support import (
+    ARGUMENT_CHARACTERS,
+    GRAMMAR,
+    ROOT,
+    SHELLS,
+    argument_bytes,
+    helper_format,
+    reference_format,
+    run,
+)
 
 SIGNATURES = signatures(load_vocabulary(ROOT / "schema", GRAMMAR))
 PLAN = "---\ntitle: Fix the login\n---\n- step 1\n- step 2\n"
@@ -137,7 +146,7 @@ def test_the_shape_of_a_call_is_refused_before_its_values(
     assert result.lines == [reference_format("QUESTION", {"question": "next"})]
 
 
-VALUES = st.text(st.characters(exclude_characters="\0"), max_size=12) | st.sampled_from(
+VALUES = st.text(ARGUMENT_CHARACTERS, max_size=12) | st.sampled_from(
     ["---", "- step 1", "-3", "--", "--path", "--help", "--pathx", "--Path", "---\n- a"]
 )
 
@@ -147,7 +156,8 @@ VALUES = st.text(st.characters(exclude_characters="\0"), max_size=12) | st.sampl
 def test_any_value_formats_as_the_binding_or_fails_with_one_line(shell_name: str) -> None:
     """For any value text, ``bernstein_plan_draft VALUE --path P`` prints format_signal's line
     or fails with status 2 and one line; only the helper's own option spellings (--path,
-    --help) and ``--`` are read as something else."""
+    --help) and ``--`` are read as something else. Text a caller can pass: the "\\ud800"
+    once drawn here is a case of the bytes test below."""
     run(shell_name, ":")  # skips or fails here when the shell is missing
 
     @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -168,6 +178,31 @@ def test_any_value_formats_as_the_binding_or_fails_with_one_line(shell_name: str
         assert (status, result.stdout) == (0, expected.encode() + b"\n"), result
 
     check()
+
+
+LONE_SURROGATES = ["\ud800", "a\udfffb", "\udc80\ud800", "\ud83d", "x\ude00"]
+"""Text no caller can pass (issue 23: the strategy once drew "\\ud800" and crashed in
+subprocess); a script gets them only as bytes, their surrogatepass encoding."""
+
+
+def test_a_lone_surrogate_reaches_a_helper_only_as_bytes() -> None:
+    for text in LONE_SURROGATES:
+        with pytest.raises(ValueError, match="lone surrogate"):
+            argument_bytes(text)
+    assert argument_bytes(b"\xed\xa0\x80") == b"\xed\xa0\x80"
+
+
+@pytest.mark.parametrize("text", LONE_SURROGATES)
+def test_a_lone_surrogate_as_bytes_is_copied_and_readers_refuse_the_line(
+    shell: str, text: str
+) -> None:
+    """The documented answer (README, Output) in every shell: arguments are bytes, copied as
+    they are, not checked to be UTF-8; the line is then not UTF-8, so readers refuse it."""
+    raw = text.encode("utf-8", "surrogatepass")
+    result = run(shell, f'{FUNCTION}\nf bernstein_plan_draft "$1" --path .sdd/a.md', raw)
+    line = b'BERNSTEIN:PLAN_DRAFT {"markdown":"' + raw + b'","path":".sdd/a.md"}'
+    assert (result.stdout, result.stderr) == (line + b"\n", b"status=0\n")
+    assert parse_signal(line) is None
 
 
 ARGUMENTS = st.lists(
