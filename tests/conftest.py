@@ -36,7 +36,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 SHARE = "BSIG_TEST_SHARE"
 """``I/N``: run only the tests whose share of N (a CRC of the test's id) is I; the random
-pass runs one half of the property tests per seed (scripts/random-pass)."""
+pass runs one third of the property tests per seed (scripts/random-pass)."""
 
 
 def _share(value: str) -> tuple[int, int]:

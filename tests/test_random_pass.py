@@ -99,10 +99,11 @@ def test_the_pass_prints_its_seed_and_refuses_a_bad_one() -> None:
         [str(SCRIPT), "12x"], stdin=subprocess.DEVNULL, capture_output=True, env=env, check=False
     )
     assert (bad.returncode, bad.stdout) == (2, b"")
-    assert bad.stderr == b"random-pass: the seed must be a decimal number, not '12x'\n"
-    # An even seed runs half 0/2, where this test falls (a CRC of its id).
+    message = b"random-pass: the seed must be a decimal number of at most 18 digits, not '12x'\n"
+    assert bad.stderr == message
+    # Seed 9 runs share 0/3, where this test falls (a CRC of its id).
     run = subprocess.run(
-        [str(SCRIPT), "8", "-n", "0", "tests/generator/test_errors.py"],
+        [str(SCRIPT), "9", "-n", "0", "tests/generator/test_errors.py"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         env=env,
@@ -111,6 +112,6 @@ def test_the_pass_prints_its_seed_and_refuses_a_bad_one() -> None:
     )
     assert run.returncode == 0, run.stdout.decode() + run.stderr.decode()
     assert run.stdout.startswith(
-        b"== random Hypothesis pass, seed 8, half 0/2 (replay: scripts/random-pass 8)\n"
+        b"== random Hypothesis pass, seed 9, share 0/3 (replay: scripts/random-pass 9)\n"
     )
     assert b"1 passed" in run.stdout
