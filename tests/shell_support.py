@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import strategies as st
 
 from bernstein_signals import VOCABULARY_VERSION, format_signal
 from bernstein_signals.fields import COMPLETED_VOCABULARY, FAILED_VOCABULARY
@@ -33,6 +34,29 @@ SHELLS: dict[str, tuple[str, ...]] = {
 Each is a Debian package of the same name (ksh93: ksh93u+m)."""
 NO_EXTERNALS = ("bash", "zsh", "mksh", "ksh93")
 """Shells that must emit without starting any external program."""
+
+
+ARGUMENT_CHARACTERS = st.characters(codec="utf-8", exclude_characters="\0")
+"""The characters a caller can pass in an argument as text: UTF-8 without NUL. An argument
+is bytes: a lone surrogate has no UTF-8 form, and bytes that are not UTF-8 are given as
+bytes (``run`` takes both)."""
+
+
+def argument_bytes(argument: str | bytes) -> bytes:
+    """An argument as the shell gets it: bytes as they are, text as strict UTF-8.
+
+    Not ``os.fsencode``: its surrogateescape would turn "\\udc80" into the byte 0x80, a
+    value the test did not mean; a lone surrogate in text is the test's mistake.
+    """
+    if isinstance(argument, bytes):
+        return argument
+    try:
+        return argument.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"argument {argument!r} has a lone surrogate at {exc.start}: no caller can pass it"
+            " as text; draw from ARGUMENT_CHARACTERS, or pass the bytes meant"
+        ) from None
 
 
 def shell_command(name: str) -> tuple[str, ...]:
@@ -77,7 +101,7 @@ def run(
         "LC_ALL": locale,
     }
     completed = subprocess.run(
-        [*shell_command(shell), "-c", script, "wrapper", *args],
+        [*shell_command(shell), "-c", script, "wrapper", *map(argument_bytes, args)],
         input=stdin,
         capture_output=True,
         env=env,

@@ -570,11 +570,16 @@ _bsig_unknown() {
 # POSITIONALS holds "name:METAVAR " per positional field in order, OPTIONS
 # " name " per option (" name+ " when it repeats, once per item). Each field's
 # value goes to _bsig_v_NAME, with _bsig_s_NAME=1 once given; each item of a
-# repeated option goes to _bsig_i_KIND NAME ITEM, which checks and appends it.
+# repeated option goes to _bsig_i_KIND NAME ITEM, which checks and appends it
+# (a refused item waits in _bsig_e_NAME for the field's checks).
 # --help prints KIND's help and sets _bsig_hp. Status 2 with a message for a
-# call the convention refuses.
+# call the convention refuses: the first argument that breaks it, else a
+# missing positional; then _bsig_held, a refusal of bernstein_ask's own
+# options that waited for the question's call to have its shape. Values are
+# checked after that (the order is shell_signature's, read_call's too).
 _bsig_args() {
   _bsig_k=$1 _bsig_pn=$2 _bsig_po=$2 _bsig_op=$3 _bsig_hp='' _bsig_dd=''
+  _bsig_hd=${_bsig_held-} _bsig_held=''
   shift 3
   # zsh splits the tables below only with shwordsplit (until this returns).
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
@@ -584,7 +589,7 @@ _bsig_args() {
   if [ -z "$_bsig_y" ]; then
     for _bsig_x in $_bsig_po $_bsig_op; do
       _bsig_x=${_bsig_x%%[:+]*}
-      _bsig_y="$_bsig_y _bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0"
+      _bsig_y="$_bsig_y _bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0 _bsig_e_$_bsig_x=''"
     done
     eval "_bsig_R_$_bsig_k=\${_bsig_y:-:}"
   fi
@@ -644,11 +649,13 @@ _bsig_args() {
     eval "_bsig_s_$_bsig_x=1 _bsig_v_$_bsig_x=\$1"
     shift
   done
-  [ -n "$_bsig_po" ] || return 0
-  _bsig_y=''
-  for _bsig_e in $_bsig_po; do _bsig_y="$_bsig_y ${_bsig_e#*:}"; done
-  _bsig_err "missing argument(s):$_bsig_y (try --help)"
-  return 2
+  if [ -n "$_bsig_po" ]; then
+    _bsig_y=''
+    for _bsig_e in $_bsig_po; do _bsig_y="$_bsig_y ${_bsig_e#*:}"; done
+    _bsig_err "missing argument(s):$_bsig_y (try --help)"
+    return 2
+  fi
+  [ -z "$_bsig_hd" ] || { _bsig_err "$_bsig_hd"; return 2; }
 }
 
 # _bsig_known NAME OPTIONS: is --NAME one of OPTIONS (a table as _bsig_args reads it)?
@@ -2100,19 +2107,21 @@ _bsig_do_ask() {
     shift 2
     _bsig_n=$((_bsig_n - 2))
   done
+  # A refusal of its own options waits in _bsig_held until the question's call
+  # has its shape (_bsig_args reports it then): shape first, then values.
+  _bsig_held=''
   case $_bsig_var in
     '' | [0123456789]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_]* | _bsig_*)
-      _bsig_err "--var: '$_bsig_var' is not a variable name this function may set"
-      return 2
+      _bsig_held="--var: '$_bsig_var' is not a variable name this function may set"
       ;;
   esac
-  case $_bsig_aseen in
-    *" timeout "*)
-      _bsig_seconds "$_bsig_tmo" || {
-        _bsig_err "--timeout: '$_bsig_tmo' is not a number of seconds from 0 to 2147 (no leading zero, at most 6 decimals)"
-        return 2
-      }
-      _bsig_can_time_out || { _bsig_err "--timeout: this shell's read has no -t"; return 2; }
+  case $_bsig_held/$_bsig_aseen in
+    /*" timeout "*)
+      if ! _bsig_seconds "$_bsig_tmo"; then
+        _bsig_held="--timeout: '$_bsig_tmo' is not a number of seconds from 0 to 2147 (no leading zero, at most 6 decimals)"
+      elif ! _bsig_can_time_out; then
+        _bsig_held="--timeout: this shell's read has no -t"
+      fi
       ;;
   esac
   # The question's parser reports its refusals under bernstein_ask's name.
@@ -2579,6 +2588,7 @@ _bsig_do_question() {
   _bsig_args question "$_bsig_P_question" "$_bsig_O_question" "$@" || return
   [ -z "$_bsig_hp" ] || return 0
   _bsig_len_ge "$_bsig_v_question" 1 || { _bsig_err 'QUESTION must be at least 1 character long'; return 2; }
+  [ -z "$_bsig_e_options" ] || { _bsig_err "$_bsig_e_options"; return 2; }
   if [ -n "$_bsig_s_options" ]; then
     _bsig_int_ge "$_bsig_n_options" 1 || { _bsig_err '--options must hold at least 1 item'; return 2; }
   fi
@@ -2601,9 +2611,10 @@ _bsig_do_question() {
 _bsig_i_question() {
   case $1 in
     options)
-      _bsig_len_ge "$2" 1 || { _bsig_err 'each --options item must be at least 1 character long'; return 2; }
+      [ -z "$_bsig_e_options" ] || return 0
+      _bsig_len_ge "$2" 1 || { _bsig_e_options='each --options item must be at least 1 character long'; return 0; }
       _bsig_esc "$2"
-      case "$_bsig_a_options," in *",\"$_bsig_j\","*) { _bsig_err '--options must not hold duplicate items'; return 2; } ;; esac
+      case "$_bsig_a_options," in *",\"$_bsig_j\","*) { _bsig_e_options='--options must not hold duplicate items'; return 0; } ;; esac
       _bsig_a_options=$_bsig_a_options,\"$_bsig_j\"
       _bsig_n_options=$((_bsig_n_options + 1))
       ;;

@@ -160,6 +160,38 @@ def test_enum_bounds_and_string_arrays_in_every_shell(
     assert any(m.startswith("bernstein_progress: unknown option --usage") for m in messages)
 
 
+SURROGATE_TAGS: list[tuple[str, bool]] = [
+    ("\ud800", False),  # one code point: under --tags' minLength 2
+    ("\ud800\udc80", True),  # two: a pair in CESU-8 is two code points, as in Python
+    ("a\udfff", True),
+    ("\udfff\ud800b", True),
+    ("\ud800" * 4, False),  # four: over maxLength 3
+]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("locale", ["C.UTF-8", "C"])
+def test_a_lone_surrogate_as_bytes_counts_as_one_code_point(
+    shell: str, library: Path, locale: str
+) -> None:
+    """Bytes that are a lone surrogate (its surrogatepass encoding) count as one code point,
+    as Python's surrogatepass decoding counts them, in every shell and locale; the line
+    copies them as they are (readers then refuse it as not UTF-8)."""
+    for text, taken in SURROGATE_TAGS:
+        raw = text.encode("utf-8", "surrogatepass")
+        result = run(
+            shell, 'bernstein_progress done --tags "$1"', raw, library=library, locale=locale
+        )
+        if taken:
+            line = b'BERNSTEIN:PROGRESS {"status":"done","tags":["' + raw + b'"]}\n'
+            assert (result.status, result.stdout, result.stderr) == (0, line, b""), text
+        else:
+            bound = "least 2" if len(text) < 2 else "most 3"
+            message = f"bernstein_progress: each --tags item must be at {bound} characters long\n"
+            assert (result.status, result.stdout) == (2, b""), text
+            assert result.stderr == message.encode(), text
+
+
 def _spans() -> list[tuple[int, int]]:
     spans, start = [], 0
     for call, _ in CALLS:

@@ -14,7 +14,13 @@ server checks and rewrites helper calls with :func:`read_call` and
   value, whatever it holds; an unknown one is an error naming it; anything
   else (``-3``, ``---``, ``- step``, text with a line break) is a value;
 - ``--`` ends the options (an option after it is a value, so a call that puts
-  one there is told that options go before ``--``); ``--help`` prints the help.
+  one there is told that options go before ``--``); ``--help`` prints the help;
+- a call is refused for its shape before its values, with the first refusal
+  only: the first argument, left to right, that breaks this convention
+  (:class:`Problem`, as :func:`read_call` finds it), else a missing positional;
+  then the values: bernstein_ask's own options (:data:`ASK_OPTIONS` in order,
+  :func:`ask_option_problem`), then each payload field in the order of
+  :attr:`Signature.params` (an array: its first refused item, then its count).
 """
 
 from __future__ import annotations
@@ -278,7 +284,9 @@ def read_call(sig: Signature, arguments: Sequence[str | None]) -> Call:
     """Read ``arguments`` (None: a value the script computes) by the convention.
 
     Stops at the first problem, as the helper does (it refuses the call with
-    status 2 and prints nothing); ``missing`` is reported only when nothing else is.
+    status 2 and prints nothing); ``missing`` is reported only when no argument
+    breaks the convention. Values are not checked here: the helper checks them
+    only after all of this (the order in this module's docstring).
     """
     call = Call()
     pending = list(sig.positionals)

@@ -4,7 +4,9 @@ Each kind gets its tables (``_bsig_P_<kind>``: the positional fields in order,
 ``_bsig_O_<kind>``: the options), read by the template's one argument parser
 ``_bsig_args``; a function that checks the values and writes the line; and,
 when it has a repeated option, ``_bsig_i_<kind>``, which checks and appends
-each item as the parser meets it.
+each item as the parser meets it. An item's refusal waits in ``_bsig_e_<name>``
+until the field's turn: a call's shape is refused before its values, and the
+values field by field (the order ``shell_signature`` defines).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ FUNCTION_NAMES = ("bernstein_{}", "_bsig_do_{}", "_bsig_help_{}", "_bsig_i_{}")
 TABLE_NAMES = ("_bsig_P_{}", "_bsig_O_{}", "_bsig_R_{}")
 """The tables each kind gets, and the reset ``_bsig_args`` derives from them (named like
 its functions: one namespace per kind)."""
-VARIABLE_NAMES = ("_bsig_v_{}", "_bsig_s_{}", "_bsig_a_{}", "_bsig_n_{}")
+VARIABLE_NAMES = ("_bsig_v_{}", "_bsig_s_{}", "_bsig_a_{}", "_bsig_n_{}", "_bsig_e_{}")
 """The variables each property gets (``_bsig_args`` sets them)."""
 _NUMBER = re.compile(r"-?[0-9]+")
 _quote = shell_single_quoted
@@ -44,6 +46,11 @@ def _fail(message: str) -> str:
 
 def _apply(checks: tuple[Check, ...], value: str, label: str, indent: str) -> list[str]:
     return [f"{indent}{_test(c, value)} || {_fail(f'{label} {c.message}')}" for c in checks]
+
+
+def _held(name: str, message: str) -> str:
+    """An item's refusal, kept for the field's turn (``_checks``); later items are not read."""
+    return f"{{ _bsig_e_{name}={_quote(message)}; return 0; }}"
 
 
 def _tables(sig: Signature) -> list[str]:
@@ -79,11 +86,14 @@ def _items(sig: Signature) -> list[str]:
     for param in repeated:
         name = param.name
         element = "$_bsig_j" if param.scalar != "string" else '\\"$_bsig_j\\"'
-        lines += [f"    {name})"]
-        lines += _apply(param.checks, '"$2"', f"each {param.option} item", "      ")
-        lines.append("      " + _json_value(param, '"$2"'))
+        lines += [f"    {name})", f'      [ -z "$_bsig_e_{name}" ] || return 0']
+        label, item = f"each {param.option} item", '"$2"'
+        lines += [
+            f"      {_test(c, item)} || {_held(name, f'{label} {c.message}')}" for c in param.checks
+        ]
+        lines.append("      " + _json_value(param, item))
         if param.unique:
-            duplicate = _fail(f"{param.option} {param.unique_message}")
+            duplicate = _held(name, f"{param.option} {param.unique_message}")
             lines.append(f'      case "$_bsig_a_{name}," in *",{element},"*) {duplicate} ;; esac')
         lines += [
             f"      _bsig_a_{name}=$_bsig_a_{name},{element}",
@@ -118,7 +128,9 @@ def _refusing(sig: Signature) -> list[str]:
     )
     return [
         f"_bsig_do_{sig.snake}() {{",
-        f"  _bsig_fn={sig.function}",
+        # What bernstein_ask passes on (its name, a held refusal: _bsig_args takes that
+        # elsewhere) is taken here too, so that it cannot reach the next call.
+        f"  _bsig_fn=${{_bsig_via:-{sig.function}}} _bsig_via='' _bsig_held=''",
         f"  case ${{1-}} in --help) _bsig_help_{sig.snake}; return ;; esac",
         f"  _bsig_err {_quote(message)}",
         "  return 2",
@@ -127,14 +139,18 @@ def _refusing(sig: Signature) -> list[str]:
 
 
 def _checks(param: Param) -> list[str]:
-    """The checks on a whole field, run once the arguments are read."""
+    """The checks on a whole field, run once the arguments are read: for an array, its
+    first refused item (held by ``_bsig_i_<kind>``), then its count."""
+    name = param.name
+    held = []
     if param.repeatable:
-        lines = _apply(param.array_checks, f'"$_bsig_n_{param.name}"', param.label, "  ")
+        held = [f'  [ -z "$_bsig_e_{name}" ] || {{ _bsig_err "$_bsig_e_{name}"; return 2; }}']
+        lines = _apply(param.array_checks, f'"$_bsig_n_{name}"', param.label, "  ")
     else:
-        lines = _apply(param.checks, f'"$_bsig_v_{param.name}"', param.label, "  ")
+        lines = _apply(param.checks, f'"$_bsig_v_{name}"', param.label, "  ")
     if lines and not param.required:
-        return [f'  if [ -n "$_bsig_s_{param.name}" ]; then', *("  " + x for x in lines), "  fi"]
-    return lines
+        lines = [f'  if [ -n "$_bsig_s_{name}" ]; then', *("  " + x for x in lines), "  fi"]
+    return held + lines
 
 
 def _emitting(sig: Signature, version: str) -> list[str]:

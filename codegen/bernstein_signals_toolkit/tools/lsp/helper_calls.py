@@ -169,7 +169,7 @@ def _helper_payload(
     findings = []
     for name, indexes in values.items():
         if not params[name].in_payload:
-            # bernstein_ask's own options: refused by the helper as it reads them.
+            # bernstein_ask's own options: refused by the helper before the fields.
             for word in (arguments[index] for index in indexes):
                 problem = None if word.literal is None else ask_option_problem(name, word.literal)
                 if problem is not None:

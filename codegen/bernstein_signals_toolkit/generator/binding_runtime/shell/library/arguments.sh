@@ -37,11 +37,16 @@ _bsig_unknown() {
 # POSITIONALS holds "name:METAVAR " per positional field in order, OPTIONS
 # " name " per option (" name+ " when it repeats, once per item). Each field's
 # value goes to _bsig_v_NAME, with _bsig_s_NAME=1 once given; each item of a
-# repeated option goes to _bsig_i_KIND NAME ITEM, which checks and appends it.
+# repeated option goes to _bsig_i_KIND NAME ITEM, which checks and appends it
+# (a refused item waits in _bsig_e_NAME for the field's checks).
 # --help prints KIND's help and sets _bsig_hp. Status 2 with a message for a
-# call the convention refuses.
+# call the convention refuses: the first argument that breaks it, else a
+# missing positional; then _bsig_held, a refusal of bernstein_ask's own
+# options that waited for the question's call to have its shape. Values are
+# checked after that (the order is shell_signature's, read_call's too).
 _bsig_args() {
   _bsig_k=$1 _bsig_pn=$2 _bsig_po=$2 _bsig_op=$3 _bsig_hp='' _bsig_dd=''
+  _bsig_hd=${_bsig_held-} _bsig_held=''
   shift 3
   # zsh splits the tables below only with shwordsplit (until this returns).
   case $_bsig_sh in zsh) setopt localoptions shwordsplit ;; esac
@@ -51,7 +56,7 @@ _bsig_args() {
   if [ -z "$_bsig_y" ]; then
     for _bsig_x in $_bsig_po $_bsig_op; do
       _bsig_x=${_bsig_x%%[:+]*}
-      _bsig_y="$_bsig_y _bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0"
+      _bsig_y="$_bsig_y _bsig_s_$_bsig_x='' _bsig_v_$_bsig_x='' _bsig_a_$_bsig_x='' _bsig_n_$_bsig_x=0 _bsig_e_$_bsig_x=''"
     done
     eval "_bsig_R_$_bsig_k=\${_bsig_y:-:}"
   fi
@@ -111,11 +116,13 @@ _bsig_args() {
     eval "_bsig_s_$_bsig_x=1 _bsig_v_$_bsig_x=\$1"
     shift
   done
-  [ -n "$_bsig_po" ] || return 0
-  _bsig_y=''
-  for _bsig_e in $_bsig_po; do _bsig_y="$_bsig_y ${_bsig_e#*:}"; done
-  _bsig_err "missing argument(s):$_bsig_y (try --help)"
-  return 2
+  if [ -n "$_bsig_po" ]; then
+    _bsig_y=''
+    for _bsig_e in $_bsig_po; do _bsig_y="$_bsig_y ${_bsig_e#*:}"; done
+    _bsig_err "missing argument(s):$_bsig_y (try --help)"
+    return 2
+  fi
+  [ -z "$_bsig_hd" ] || { _bsig_err "$_bsig_hd"; return 2; }
 }
 
 # _bsig_known NAME OPTIONS: is --NAME one of OPTIONS (a table as _bsig_args reads it)?

@@ -226,19 +226,21 @@ _bsig_do_ask() {
     shift 2
     _bsig_n=$((_bsig_n - 2))
   done
+  # A refusal of its own options waits in _bsig_held until the question's call
+  # has its shape (_bsig_args reports it then): shape first, then values.
+  _bsig_held=''
   case $_bsig_var in
     '' | [0123456789]* | *[!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_]* | _bsig_*)
-      _bsig_err "--var: '$_bsig_var' is not a variable name this function may set"
-      return 2
+      _bsig_held="--var: '$_bsig_var' is not a variable name this function may set"
       ;;
   esac
-  case $_bsig_aseen in
-    *" timeout "*)
-      _bsig_seconds "$_bsig_tmo" || {
-        _bsig_err "--timeout: '$_bsig_tmo' is not @ASK_TIMEOUT_RULE@"
-        return 2
-      }
-      _bsig_can_time_out || { _bsig_err "--timeout: this shell's read has no -t"; return 2; }
+  case $_bsig_held/$_bsig_aseen in
+    /*" timeout "*)
+      if ! _bsig_seconds "$_bsig_tmo"; then
+        _bsig_held="--timeout: '$_bsig_tmo' is not @ASK_TIMEOUT_RULE@"
+      elif ! _bsig_can_time_out; then
+        _bsig_held="--timeout: this shell's read has no -t"
+      fi
       ;;
   esac
   # The question's parser reports its refusals under bernstein_ask's name.
