@@ -32,6 +32,8 @@ from bernstein_signals_toolkit.tools.runtime_vocabulary import (
     compile_folder,
 )
 from bernstein_signals_toolkit.tools.validate import conformance_report
+from shell_support import SHELLS, shell_command
+from typescript.node_support import node as node_command
 from vocabulary.vocabulary_support import make_fork
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -426,3 +428,80 @@ def test_the_output_is_masked_whatever_put_the_key_there(form: str, tmp_path: Pa
         assert result.returncode == 1, result.stderr  # BS601, and BS301: no signal counts
         _no_key_in(result.stdout, result.stderr, piece=len(SECRET))
         assert KEY_MASK in result.stdout
+
+
+# ---------------------------------------------------------------------------
+# Every binding's own fence under a fork: Python, the six shells, Node
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def acme(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A fork with ``PREFIX: "ACME:"`` and PROGRESS: its schema folder, and the bindings
+    ``generate`` writes for it."""
+    root = tmp_path_factory.mktemp("acme-bindings")
+    schema = make_fork(root)
+    grammar = packaged_sources().grammar.read_text(encoding="utf-8")
+    (root / "grammar").mkdir()
+    (root / "grammar" / "signal.lark").write_text(
+        grammar.replace('PREFIX: "BERNSTEIN:"', 'PREFIX: "ACME:"'), encoding="utf-8"
+    )
+    out = root / "generated"
+    generate = [*CLI, "generate", "--schema", str(schema), "--out", str(out)]
+    subprocess.run(
+        [*generate, "--grammar", str(root / "grammar" / "signal.lark")],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+        timeout=300,
+    )
+    return schema, out
+
+
+def _fork_adapter(name: str, out: Path) -> tuple[list[str], dict[str, str]]:
+    """An adapter written with the fork's own binding: PROGRESS, then COMPLETED."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("BERNSTEIN")}
+    if name == "python":
+        code = (
+            "import bernstein_signals as b;"
+            " b.emit('PROGRESS', {'percent': 40}); b.emit('COMPLETED')"
+        )
+        return [sys.executable, "-c", code], {**env, "PYTHONPATH": str(out / "python")}
+    if name == "node":
+        binding = out / "typescript"
+        code = (
+            f"const n = await import({json.dumps(str(binding / 'node.js'))});"
+            f" const b = await import({json.dumps(str(binding / 'index.js'))});"
+            " const m = new b.SignalMarker(n.takeNodeProcessKey());"
+            " console.log(m.mark('PROGRESS', { percent: 40 })); console.log(m.mark('COMPLETED'));"
+        )
+        return [node_command(), "--input-type=module", "-e", code], env
+    script = '. "$1"; bernstein_emit PROGRESS percent:=40; bernstein_emit COMPLETED'
+    library = out / "shell" / "bernstein-signals.sh"
+    return [*shell_command(name), "-c", script, "adapter", str(library)], env
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("name", ["python", "node", *SHELLS])
+def test_every_binding_of_a_fork_marks_what_conform_fence_takes(
+    name: str, acme: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The proof of issue 23, item 2, end to end: each binding generated for the fork takes
+    the key conform hands over (a socket) and marks with the fork's prefix, and conform
+    judges with the fork's fence: both signals taken, nothing refused."""
+    schema, out = acme
+    adapter, env = _fork_adapter(name, out)
+    conform = [*CLI, "conform", "--fence", "--vocabulary", str(schema), "--format", "json"]
+    result = subprocess.run(
+        [*conform, "--", *adapter],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+        timeout=200,
+    )
+    report = json.loads(result.stdout)["files"][0]
+    assert _refusals(report) == [], result.stderr
+    assert _kinds(report) == [(1, "PROGRESS"), (2, "COMPLETED")], result.stderr
+    assert result.returncode == 0, result.stderr
