@@ -14,6 +14,7 @@ if TYPE_CHECKING:
         SignalKey,
         SignalMarker,
         process_key,
+        protect_process,
         take_process_key,
     )
     from .fence_rules import (
@@ -200,6 +201,7 @@ __all__ = [
     "plan_ready",
     "popen_with_key",
     "process_key",
+    "protect_process",
     "question",
     "read_chunks",
     "read_plan",
@@ -310,6 +312,7 @@ _HOMES = {
     "plan_ready": "constructors",
     "popen_with_key": "handover",
     "process_key": "fence",
+    "protect_process": "fence",
     "question": "constructors",
     "read_chunks": "scanning",
     "read_plan": "plans",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bernstein_signals.scanning import DEFAULT_MAX_LINE_BYTES
@@ -52,10 +52,13 @@ KEYS = st.sampled_from(
 )
 
 
+@example({"maxLineBytes": True})
+@example({"maxDiagnostics": True})
 @given(st.dictionaries(KEYS | st.text(max_size=5), JSON, max_size=8))
 def test_any_configuration_gives_valid_settings(config: dict[str, Any]) -> None:
     settings = settings_from(config)
     assert 0 < settings.max_line_bytes <= MAX_LINE_BYTES_SETTING
+    assert type(settings.max_line_bytes) is int  # true is no byte count
     assert type(settings.max_diagnostics) is int
     assert 0 < settings.max_diagnostics <= MAX_DIAGNOSTICS_SETTING
     assert settings.unknown_kinds in ("error", "warning", "ignore")

@@ -61,7 +61,6 @@ from collections.abc import Iterator
 from typing import IO, NamedTuple
 
 from bernstein_signals import SignalKey
-from bernstein_signals._fence_key import protect_process
 from bernstein_signals._native_claude import ClaudeStreamJsonParser
 from bernstein_signals_toolkit.toolkit_errors import UsageError
 
@@ -300,6 +299,8 @@ def run(args: argparse.Namespace) -> int:
     allow_kinds = allow_kinds_of(args, vocabulary)
     key = SignalKey.generate() if args.fence else None
     if key is not None:
+        from bernstein_signals import protect_process  # the fence: loaded for a fenced run only
+
         protect_process()  # no process of the user reads the key from our memory
     cli = native_of(args)
     if cli is None and args.prompt is not None:

@@ -201,8 +201,7 @@ def _fence(
     vocabulary: RuntimeVocabulary,
 ) -> tuple[SignalMarker | None, SignalKey | None, FencedRelay | None]:
     """The outer key's marker, this run's key (``--fence``) and the relay that checks lines."""
-    from bernstein_signals import SignalKey
-    from bernstein_signals._fence_key import protect_process
+    from bernstein_signals import SignalKey, protect_process
 
     from ._fence_relay import FencedRelay
 

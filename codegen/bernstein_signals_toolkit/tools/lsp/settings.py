@@ -52,11 +52,9 @@ def _bounded(value: Any, largest: int, default: int) -> int:
 def settings_from(config: dict[str, Any], default_vocabulary: str | None = None) -> Settings:
     """The settings a configuration section gives (``default_vocabulary``: ``lsp --vocabulary``)."""
     config = _current(config)
-    limit = config.get("maxLineBytes")
     folder = config.get("vocabulary")
     unknown = config.get("unknownKinds")
-    if not (isinstance(limit, int) and 0 < limit <= MAX_LINE_BYTES_SETTING):
-        limit = DEFAULT_MAX_LINE_BYTES
+    limit = _bounded(config.get("maxLineBytes"), MAX_LINE_BYTES_SETTING, DEFAULT_MAX_LINE_BYTES)
     cap = config.get("maxDiagnostics")
     return Settings(
         lenient=bool(config.get("lenient", False)),

@@ -46,6 +46,7 @@ __all__ = [
     "SignalKey",
     "SignalMarker",
     "process_key",
+    "protect_process",
     "take_process_key",
 ]
 
