@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import io
-from typing import Any
+import os
+import subprocess
+from typing import Any, Final
 
 import pytest
 from benchmarks._hostile_lines import HOSTILE_LINES
@@ -29,6 +31,8 @@ from bernstein_signals import (
     failed,
     fence,
     iter_signals,
+    key_handover,
+    popen_with_key,
     take_process_key,
 )
 
@@ -185,3 +189,52 @@ def test_every_hostile_shape_with_a_mark_is_refused(name: str) -> None:
     verdict: Any = FenceVerifier(_KEY).check(line)
     _consistent(verdict)
     assert verdict.signal is None
+
+
+def _open_descriptors() -> set[int]:
+    return {int(name) for name in os.listdir("/proc/self/fd")}
+
+
+_HANDED: Final = st.one_of(
+    st.none(), _TEXT, st.integers(), st.binary(max_size=90), st.just(_KEY.text())
+)
+"""What a caller may pass where a SignalKey belongs (its text included)."""
+
+
+@_GUARD
+@given(
+    key=_HANDED,
+    env=st.none() | st.dictionaries(_TEXT, _TEXT, max_size=4),
+    args=st.lists(_TEXT, max_size=3) | _TEXT,
+)
+def test_the_key_handover_raises_only_documented_errors_and_leaks_no_descriptor(
+    key: object, env: dict[str, str] | None, args: list[str] | str
+) -> None:
+    """key_handover and popen_with_key: a key that is no SignalKey is a TypeError; any
+    environment is copied with the variables set right; a command Popen refuses is Popen's
+    error (OSError, ValueError, TypeError); and the key's socket never outlives the call."""
+    before = _open_descriptors()
+    with (
+        pytest.raises(TypeError, match="the key handed over is a SignalKey"),
+        key_handover(key, env),  # type: ignore[arg-type]  # the point
+    ):
+        pass
+    with key_handover(_KEY, env) as handover:
+        child = handover.options["env"]
+        assert KEY_VARIABLE not in child
+        assert child[KEY_FD_VARIABLE] == str(handover.options["pass_fds"][0])
+        assert {name: value for name, value in child.items() if name != KEY_FD_VARIABLE} == {
+            name: value
+            for name, value in (os.environ if env is None else env).items()
+            if name != KEY_VARIABLE
+        }
+    try:
+        process = popen_with_key(
+            args, _KEY, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+        )
+    except (OSError, ValueError, TypeError):
+        pass
+    else:
+        process.kill()
+        process.wait()
+    assert _open_descriptors() == before

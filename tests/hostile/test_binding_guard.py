@@ -566,6 +566,12 @@ _DRIVERS: dict[str, Callable[[], None]] = {
     "SignalMarker": _fence_hostile.test_marker_raises_only_what_format_signal_raises,
     "SignalKey": _fence_hostile.test_key_and_verifier_construction_raise_only_type_and_value_errors,
     "take_process_key": _fence_hostile.test_take_process_key_never_raises,
+    "key_handover": (
+        _fence_hostile.test_the_key_handover_raises_only_documented_errors_and_leaks_no_descriptor
+    ),
+    "popen_with_key": (
+        _fence_hostile.test_the_key_handover_raises_only_documented_errors_and_leaks_no_descriptor
+    ),
 }
 
 _NO_INPUT: dict[str, str] = {
@@ -585,6 +591,7 @@ _NO_INPUT: dict[str, str] = {
         "a constant",
     ),
     "process_key": "takes no argument: the key take_process_key took, or None",
+    "protect_process": "takes no argument: sets this process's dumpable flag",
     # the field names the runtime reads by role: generated, one per role
     **dict.fromkeys(bs.fields.__all__, "a constant: a field name the vocabulary gives a role"),
     **dict.fromkeys(
@@ -606,6 +613,7 @@ _NO_INPUT: dict[str, str] = {
     **dict.fromkeys(
         (
             "FenceVerdict",
+            "KeyHandover",
             "PayloadError",
             "PendingQuestion",
             "ScannedLine",

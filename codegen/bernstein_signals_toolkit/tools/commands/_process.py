@@ -105,7 +105,8 @@ def _start(command: Sequence[str], **options: Any) -> subprocess.Popen[bytes]:
                 end.close()
     buffering = options.get("bufsize", -1)
     for name, end in ours.items():
-        setattr(process, name, open(end.detach(), _SOCKET_STREAMS[name], buffering=buffering))  # noqa: SIM115
+        # A descriptor, never a path: os.fdopen takes no file name.
+        setattr(process, name, os.fdopen(end.detach(), _SOCKET_STREAMS[name], buffering))
     return process
 
 

@@ -93,7 +93,10 @@ def popen_with_key(
     """``subprocess.Popen(args, **options)`` that hands ``key`` to the process.
 
     ``env``, ``pass_fds`` and ``preexec_fn`` in ``options`` are kept (the key's are added).
+    An empty ``args`` is a ValueError (``Popen`` itself would raise IndexError).
     """
+    if not isinstance(args, str | bytes) and not args:
+        raise ValueError("popen_with_key starts a command: args is empty")
     with key_handover(key, options.pop("env", None)) as handover:
         given = handover.options
         options["pass_fds"] = (*options.pop("pass_fds", ()), *given["pass_fds"])
